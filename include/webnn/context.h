@@ -1,0 +1,69 @@
+// MLContext: the backend a graph runs on, and the owner of MLTensors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "webnn/graph.h"
+#include "webnn/op_support_limits.h"
+#include "webnn/tensor.h"
+#include "webnn/types.h"
+
+namespace webnn {
+
+enum class MLPowerPreference { Default, HighPerformance, LowPower };
+
+struct MLContextOptions {
+  MLPowerPreference powerPreference = MLPowerPreference::Default;
+  // Extension: the backend by name ("reference"; empty picks the default backend).
+  std::string backend;
+};
+
+// Where the context's memory goes (bytes). Constants: final storage of every constant of live graphs
+// (classic and hollow). Activations: intermediate buffers of running dispatches. Staging: transient
+// buffers used on the way from a source to final storage (bounded chunks, never whole models).
+struct MLMemoryStats {
+  uint64_t constantBytes = 0;
+  uint64_t constantBytesPeak = 0;
+  uint64_t activationBytes = 0;
+  uint64_t activationBytesPeak = 0;
+  uint64_t tensorBytes = 0;
+  uint64_t stagingBytes = 0;
+  uint64_t stagingBytesPeak = 0;
+};
+
+namespace detail {
+struct ContextState;
+}
+
+class MLContext {
+ public:
+  MLContext() = default;
+  explicit MLContext(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
+
+  MLTensor createTensor(const MLTensorDescriptor& descriptor);
+  void writeTensor(const MLTensor& tensor, std::span<const std::byte> data);
+  void readTensor(const MLTensor& tensor, std::span<std::byte> destination);
+  std::vector<std::byte> readTensor(const MLTensor& tensor);
+  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  MLOpSupportLimits opSupportLimits() const;
+  MLMemoryStats memoryStats() const;
+  // The backend's name ("reference", ...).
+  std::string backendName() const;
+  void destroy();
+
+  const std::shared_ptr<detail::ContextState>& state() const { return state_; }
+
+ private:
+  std::shared_ptr<detail::ContextState> state_;
+};
+
+MLContext createContext(const MLContextOptions& options = {});
+// Names of the backends this build can create contexts on.
+std::vector<std::string> availableBackends();
+
+}  // namespace webnn

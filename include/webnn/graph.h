@@ -1,0 +1,70 @@
+// MLGraph: a compiled graph. A graph built with hollow constants is usable once every constant has
+// its data: setConstantData / writeConstantData copy the caller's bytes once, straight into the
+// backend's final storage.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "webnn/operand.h"
+#include "webnn/types.h"
+
+namespace webnn {
+
+class WeightSource;
+struct TensorInfo;
+
+namespace detail {
+struct GraphState;
+}
+
+// Options of MLGraph::loadConstants.
+struct LoadOptions {
+  // Maps a constant's label to the tensor name in the source (identity when empty).
+  std::function<std::string(const std::string& label)> nameMapping;
+  // Threads reading in parallel (0: one per core, at most 8).
+  uint32_t threads = 0;
+  // Called with (bytes done, bytes total) as the load goes, from the loading threads, serialized.
+  std::function<void(uint64_t done, uint64_t total)> progress;
+  // When false, constants the source does not hold are left pending silently; when true (default)
+  // loadConstants throws TypeError listing them (after loading everything else).
+  bool requireAll = true;
+  // Allow adopting a memory map of the file where the final layout equals the file's layout.
+  bool allowMapping = false;
+  // Bytes per read in the chunked path.
+  uint64_t chunkBytes = 8ull << 20;
+};
+
+class MLGraph {
+ public:
+  MLGraph() = default;
+  explicit MLGraph(std::shared_ptr<detail::GraphState> state) : state_(std::move(state)) {}
+
+  // Hollow constants still without (complete) data, in declaration order.
+  std::vector<MLOperand> pendingConstants() const;
+  // Every hollow constant of the graph, pending or not.
+  std::vector<MLOperand> hollowConstants() const;
+  // Whole tensor: data.size() must equal the constant's byte length.
+  void setConstantData(const MLOperand& constant, std::span<const std::byte> data);
+  // A chunk at byteOffset; chunks may arrive in any order; the constant is complete when covered.
+  void writeConstantData(const MLOperand& constant, uint64_t byteOffset,
+                         std::span<const std::byte> data);
+  // Pull: reads every pending hollow constant from `source` by label (see LoadOptions).
+  void loadConstants(const WeightSource& source, const LoadOptions& options = {});
+  // Names and descriptors of the graph's inputs and outputs.
+  std::map<std::string, MLOperandDescriptor> inputDescriptors() const;
+  std::map<std::string, MLOperandDescriptor> outputDescriptors() const;
+  // Releases the graph's memory; later use throws InvalidStateError.
+  void destroy();
+
+  const std::shared_ptr<detail::GraphState>& state() const { return state_; }
+
+ private:
+  std::shared_ptr<detail::GraphState> state_;
+};
+
+}  // namespace webnn

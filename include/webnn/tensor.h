@@ -1,0 +1,37 @@
+// MLTensor: a buffer owned by an MLContext, bound to graph inputs and outputs at dispatch.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "webnn/types.h"
+
+namespace webnn {
+
+namespace detail {
+struct TensorState;
+}
+
+class MLTensor {
+ public:
+  MLTensor() = default;
+  explicit MLTensor(std::shared_ptr<detail::TensorState> state) : state_(std::move(state)) {}
+
+  MLOperandDataType dataType() const;
+  const std::vector<uint32_t>& shape() const;
+  bool readable() const;
+  bool writable() const;
+  uint64_t byteLength() const;
+  // Releases the tensor's memory; later use throws InvalidStateError.
+  void destroy();
+
+  const std::shared_ptr<detail::TensorState>& state() const { return state_; }
+
+ private:
+  std::shared_ptr<detail::TensorState> state_;
+};
+
+using MLNamedTensors = std::map<std::string, MLTensor>;
+
+}  // namespace webnn

@@ -1,0 +1,185 @@
+// MLContext and MLTensor.
+#include <cstring>
+#include <set>
+
+#include "api/context_state.h"
+#include "api/graph_state.h"
+#include "graph/op_limits.h"
+#include "graph/validation.h"
+#include "webnn/context.h"
+
+namespace webnn {
+
+namespace detail {
+void ContextState::checkAlive(std::string_view method) const {
+  if (destroyed) throwInvalidStateError("MLContext." + std::string(method) + ": the context is destroyed");
+}
+}  // namespace detail
+
+MLContext createContext(const MLContextOptions& options) {
+  auto state = std::make_shared<detail::ContextState>();
+  state->backend = backend::createBackend(options.backend);
+  return MLContext(std::move(state));
+}
+
+std::vector<std::string> availableBackends() { return backend::backendNames(); }
+
+namespace {
+
+detail::ContextState& alive(const std::shared_ptr<detail::ContextState>& state,
+                            std::string_view method) {
+  if (!state) throwInvalidStateError("MLContext." + std::string(method) + ": the context is empty");
+  state->checkAlive(method);
+  return *state;
+}
+
+detail::TensorState& tensorOf(const detail::ContextState& context, const MLTensor& tensor,
+                              std::string_view method) {
+  const std::string where = "MLContext." + std::string(method);
+  if (!tensor.state()) throwTypeError(where + ": the tensor is empty");
+  auto& state = *tensor.state();
+  if (state.context.lock().get() != &context) {
+    throwTypeError(where + ": the tensor belongs to another context");
+  }
+  if (state.destroyed) throwInvalidStateError(where + ": the tensor is destroyed");
+  return state;
+}
+
+}  // namespace
+
+MLTensor MLContext::createTensor(const MLTensorDescriptor& descriptor) {
+  auto& context = alive(state_, "createTensor");
+  graph::checkDescriptor("MLContext.createTensor", descriptor);
+  auto tensor = std::make_shared<detail::TensorState>();
+  tensor->context = state_;
+  tensor->descriptor = descriptor;
+  tensor->storage = HostBuffer(descriptor.byteLength());
+  std::memset(tensor->storage.data(), 0, tensor->storage.size());  // spec: tensors start zeroed
+  tensor->charge = backend::GaugeCharge(context.memory->tensors, descriptor.byteLength());
+  return MLTensor(std::move(tensor));
+}
+
+void MLContext::writeTensor(const MLTensor& tensor, std::span<const std::byte> data) {
+  auto& context = alive(state_, "writeTensor");
+  auto& state = tensorOf(context, tensor, "writeTensor");
+  if (!state.descriptor.writable) throwTypeError("MLContext.writeTensor: the tensor is not writable");
+  if (data.size() != state.storage.size()) {
+    throwTypeError("MLContext.writeTensor: the tensor (" + toString(state.descriptor) + ") holds " +
+                   std::to_string(state.storage.size()) + " bytes, got " +
+                   std::to_string(data.size()));
+  }
+  if (!data.empty()) std::memcpy(state.storage.data(), data.data(), data.size());
+}
+
+void MLContext::readTensor(const MLTensor& tensor, std::span<std::byte> destination) {
+  auto& context = alive(state_, "readTensor");
+  auto& state = tensorOf(context, tensor, "readTensor");
+  if (!state.descriptor.readable) throwTypeError("MLContext.readTensor: the tensor is not readable");
+  if (destination.size() != state.storage.size()) {
+    throwTypeError("MLContext.readTensor: the tensor (" + toString(state.descriptor) + ") holds " +
+                   std::to_string(state.storage.size()) + " bytes, the destination " +
+                   std::to_string(destination.size()));
+  }
+  if (!destination.empty()) std::memcpy(destination.data(), state.storage.data(), destination.size());
+}
+
+std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
+  std::vector<std::byte> bytes(tensor.state() ? tensor.state()->storage.size() : 0);
+  readTensor(tensor, bytes);
+  return bytes;
+}
+
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs,
+                         const MLNamedTensors& outputs) {
+  auto& context = alive(state_, "dispatch");
+  if (!graph.state()) throwTypeError("MLContext.dispatch: the graph is empty");
+  auto& graphState = *graph.state();
+  if (graphState.context.get() != &context) {
+    throwTypeError("MLContext.dispatch: the graph was built on another context");
+  }
+  const auto& ir = *graphState.ir;
+  std::set<const detail::TensorState*> seen;
+  auto bind = [&](const MLNamedTensors& given, const std::map<std::string, uint32_t>& expected,
+                  std::string_view kind, auto& spans) {
+    for (const auto& [name, tensor] : given) {
+      if (!expected.contains(name)) {
+        throwTypeError("MLContext.dispatch: the graph has no " + std::string(kind) + " named '" +
+                       name + "'");
+      }
+    }
+    for (const auto& [name, id] : expected) {
+      auto it = given.find(name);
+      if (it == given.end()) {
+        throwTypeError("MLContext.dispatch: " + std::string(kind) + " '" + name + "' is missing");
+      }
+      auto& tensor = tensorOf(context, it->second, "dispatch");
+      const auto& want = ir.descriptor(id);
+      if (tensor.descriptor.dataType != want.dataType || tensor.descriptor.shape != want.shape) {
+        throwTypeError("MLContext.dispatch: " + std::string(kind) + " '" + name + "' must be " +
+                       toString(want) + ", the tensor is " + toString(tensor.descriptor));
+      }
+      if (!seen.insert(&tensor).second) {
+        throwTypeError("MLContext.dispatch: a tensor is bound twice (" + std::string(kind) + " '" +
+                       name + "')");
+      }
+      spans.emplace(name, tensor.storage.span());
+    }
+  };
+  std::map<std::string, std::span<const std::byte>> inputSpans;
+  std::map<std::string, std::span<std::byte>> outputSpans;
+  bind(inputs, ir.inputs, "input", inputSpans);
+  bind(outputs, ir.outputs, "output", outputSpans);
+
+  graphState.beginDispatch();
+  struct End {
+    detail::GraphState& state;
+    ~End() { state.endDispatch(); }
+  } end{graphState};
+  graphState.compiled->dispatch(inputSpans, outputSpans);
+}
+
+MLOpSupportLimits MLContext::opSupportLimits() const {
+  return alive(state_, "opSupportLimits").backend->opSupportLimits();
+}
+
+MLMemoryStats MLContext::memoryStats() const {
+  const auto& memory = *alive(state_, "memoryStats").memory;
+  MLMemoryStats stats;
+  stats.constantBytes = memory.constants.current();
+  stats.constantBytesPeak = memory.constants.peak();
+  stats.activationBytes = memory.activations.current();
+  stats.activationBytesPeak = memory.activations.peak();
+  stats.tensorBytes = memory.tensors.current();
+  stats.stagingBytes = memory.staging.current();
+  stats.stagingBytesPeak = memory.staging.peak();
+  return stats;
+}
+
+std::string MLContext::backendName() const {
+  return std::string(alive(state_, "backendName").backend->name());
+}
+
+void MLContext::destroy() {
+  if (state_) state_->destroyed = true;
+}
+
+// MLTensor.
+namespace {
+const detail::TensorState& tensorState(const std::shared_ptr<detail::TensorState>& state) {
+  if (!state) throwTypeError("MLTensor: the tensor is empty");
+  return *state;
+}
+}  // namespace
+
+MLOperandDataType MLTensor::dataType() const { return tensorState(state_).descriptor.dataType; }
+const std::vector<uint32_t>& MLTensor::shape() const { return tensorState(state_).descriptor.shape; }
+bool MLTensor::readable() const { return tensorState(state_).descriptor.readable; }
+bool MLTensor::writable() const { return tensorState(state_).descriptor.writable; }
+uint64_t MLTensor::byteLength() const { return tensorState(state_).descriptor.byteLength(); }
+void MLTensor::destroy() {
+  if (!state_ || state_->destroyed.exchange(true)) return;
+  state_->storage = HostBuffer();
+  state_->charge = backend::GaugeCharge();
+}
+
+}  // namespace webnn

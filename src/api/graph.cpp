@@ -1,0 +1,123 @@
+// MLGraphBuilder::build and MLGraph.
+#include <vector>
+
+#include "api/graph_state.h"
+#include "graph/builder_state.h"
+#include "webnn/graph.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+
+MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
+  auto& s = state();
+  s.checkUsable("build");
+  if (outputs.empty()) throwTypeError("build: the graph needs at least one output");
+  const auto& operands = s.ir.operands;
+  std::vector<bool> needed(operands.size(), false);
+  for (const auto& [name, operand] : outputs) {
+    if (name.empty()) throwTypeError("build: an output name is empty");
+    s.checkOperand(operand, "build");
+    const auto kind = operand.node()->kind;
+    if (kind != detail::OperandKind::Intermediate) {
+      throwTypeError("build: output '" + name + "' is " +
+                     (kind == detail::OperandKind::Input ? "an input" : "a constant") +
+                     "; outputs must be results of operations");
+    }
+    needed[operand.node()->id] = true;
+  }
+
+  // Keep the operations the outputs depend on (the op list is already in topological order).
+  auto ir = std::make_shared<graph::GraphIR>();
+  ir->builderId = s.id;
+  ir->operands = operands;
+  std::vector<bool> keep(s.ir.operations.size(), false);
+  for (size_t i = s.ir.operations.size(); i-- > 0;) {
+    const auto& operation = s.ir.operations[i];
+    for (uint32_t output : operation.outputs) keep[i] = keep[i] || needed[output];
+    if (keep[i]) {
+      for (uint32_t input : operation.inputs) needed[input] = true;
+    }
+  }
+  for (size_t i = 0; i < s.ir.operations.size(); ++i) {
+    if (keep[i]) ir->operations.push_back(s.ir.operations[i]);
+  }
+  for (const auto& operand : operands) {
+    if (needed[operand->id] && operand->kind == detail::OperandKind::Input) {
+      ir->inputs.emplace(operand->name, operand->id);
+    }
+  }
+  for (const auto& [name, operand] : outputs) ir->outputs.emplace(name, operand.node()->id);
+
+  auto graphState = std::make_shared<detail::GraphState>();
+  graphState->context = s.context;
+  graphState->ir = ir;
+  graphState->compiled = s.context->backend->compile(ir, s.context->memory);
+  for (const auto& operand : operands) {
+    if (needed[operand->id] && operand->kind == detail::OperandKind::HollowConstant) {
+      graphState->hollowIndex.emplace(operand->id, graphState->hollow.size());
+      graphState->hollow.push_back({operand->id, detail::Coverage(operand->descriptor.byteLength())});
+    }
+  }
+  graphState->pendingCount = graphState->hollow.size();
+  s.built = true;
+  return MLGraph(std::move(graphState));
+}
+
+namespace {
+detail::GraphState& graphOf(const std::shared_ptr<detail::GraphState>& state,
+                            std::string_view method) {
+  if (!state) throwInvalidStateError("MLGraph." + std::string(method) + ": the graph is empty");
+  return *state;
+}
+}  // namespace
+
+std::vector<MLOperand> MLGraph::pendingConstants() const {
+  auto& state = graphOf(state_, "pendingConstants");
+  {
+    std::lock_guard lock(state.mutex);
+    state.checkAlive("pendingConstants");
+  }
+  return state.pendingConstants();
+}
+
+std::vector<MLOperand> MLGraph::hollowConstants() const {
+  auto& state = graphOf(state_, "hollowConstants");
+  std::vector<MLOperand> all;
+  for (const auto& constant : state.hollow) all.emplace_back(state.ir->operands[constant.operandId]);
+  return all;
+}
+
+void MLGraph::setConstantData(const MLOperand& constant, std::span<const std::byte> data) {
+  graphOf(state_, "setConstantData").write(constant, 0, data, true);
+}
+
+void MLGraph::writeConstantData(const MLOperand& constant, uint64_t byteOffset,
+                                std::span<const std::byte> data) {
+  graphOf(state_, "writeConstantData").write(constant, byteOffset, data, false);
+}
+
+std::map<std::string, MLOperandDescriptor> MLGraph::inputDescriptors() const {
+  auto& state = graphOf(state_, "inputDescriptors");
+  std::map<std::string, MLOperandDescriptor> result;
+  for (const auto& [name, id] : state.ir->inputs) result.emplace(name, state.ir->descriptor(id));
+  return result;
+}
+
+std::map<std::string, MLOperandDescriptor> MLGraph::outputDescriptors() const {
+  auto& state = graphOf(state_, "outputDescriptors");
+  std::map<std::string, MLOperandDescriptor> result;
+  for (const auto& [name, id] : state.ir->outputs) result.emplace(name, state.ir->descriptor(id));
+  return result;
+}
+
+void MLGraph::destroy() {
+  if (!state_) return;
+  std::lock_guard lock(state_->mutex);
+  if (state_->activeDispatches > 0 || state_->activeWrites > 0) {
+    throwInvalidStateError("MLGraph.destroy: the graph is in use");
+  }
+  state_->destroyed = true;
+  state_->compiled.reset();
+}
+
+}  // namespace webnn

@@ -1,0 +1,177 @@
+#include "api/graph_state.h"
+
+#include <algorithm>
+
+#include "graph/builder_state.h"
+
+namespace webnn::detail {
+
+bool Coverage::add(uint64_t begin, uint64_t end) {
+  const bool wasComplete = complete();
+  // Merge [begin, end) with every range it touches.
+  auto it = ranges_.upper_bound(begin);
+  if (it != ranges_.begin()) {
+    auto previous = std::prev(it);
+    if (previous->second >= begin) it = previous;
+  }
+  while (it != ranges_.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    coveredBytes_ -= it->second - it->first;
+    it = ranges_.erase(it);
+  }
+  ranges_.emplace(begin, end);
+  coveredBytes_ += end - begin;
+  return !wasComplete && complete();
+}
+
+void Coverage::clear() {
+  ranges_.clear();
+  coveredBytes_ = 0;
+}
+
+void GraphState::checkAlive(std::string_view method) const {
+  if (destroyed) throwInvalidStateError("MLGraph." + std::string(method) + ": the graph is destroyed");
+  if (context->destroyed) {
+    throwInvalidStateError("MLGraph." + std::string(method) + ": the context is destroyed");
+  }
+}
+
+size_t GraphState::hollowConstantIndex(const MLOperand& operand, std::string_view method) const {
+  const std::string where = "MLGraph." + std::string(method);
+  if (!operand) throwTypeError(where + ": the operand is empty");
+  const auto& node = operand.node();
+  if (node->builderId != ir->builderId) {
+    throwTypeError(where + ": the operand belongs to another graph");
+  }
+  auto it = hollowIndex.find(node->id);
+  if (it == hollowIndex.end()) {
+    if (node->kind == OperandKind::HollowConstant) {
+      throwTypeError(where + ": constant '" + node->name +
+                     "' is not used by the graph's outputs, so the graph holds no storage for it");
+    }
+    throwTypeError(where + ": the operand is not a hollow constant (constants with data, inputs "
+                           "and intermediate operands cannot be written)");
+  }
+  return it->second;
+}
+
+namespace {
+std::string constantName(const OperandNode& node) {
+  return node.name.empty() ? "#" + std::to_string(node.id) : "'" + node.name + "'";
+}
+}  // namespace
+
+void GraphState::write(const MLOperand& operand, uint64_t byteOffset,
+                       std::span<const std::byte> data, bool wholeTensor) {
+  const std::string_view method = wholeTensor ? "setConstantData" : "writeConstantData";
+  const std::string where = "MLGraph." + std::string(method);
+  size_t index;
+  uint32_t operandId;
+  {
+    std::lock_guard lock(mutex);
+    checkAlive(method);
+    index = hollowConstantIndex(operand, method);
+    const OperandNode& node = *operand.node();
+    operandId = node.id;
+    const uint64_t length = node.descriptor.byteLength();
+    const std::string what = "constant " + constantName(node) + " (" + toString(node.descriptor) +
+                             ", " + std::to_string(length) + " bytes)";
+    if (wholeTensor) {
+      if (data.size() != length) {
+        throwTypeError(where + ": " + what + " needs exactly " + std::to_string(length) +
+                       " bytes, got " + std::to_string(data.size()));
+      }
+    } else {
+      if (data.empty()) throwTypeError(where + ": empty chunk for " + what);
+      if (byteOffset > length || data.size() > length - byteOffset) {
+        throwTypeError(where + ": bytes [" + std::to_string(byteOffset) + ", " +
+                       std::to_string(byteOffset + data.size()) + ") are outside " + what);
+      }
+      const uint32_t bits = bitsPerElement(node.descriptor.dataType);
+      const uint64_t elementBytes = bits >= 8 ? bits / 8 : 1;
+      const uint64_t end = byteOffset + data.size();
+      if (byteOffset % elementBytes != 0 || (end % elementBytes != 0 && end != length)) {
+        throwTypeError(where + ": chunk [" + std::to_string(byteOffset) + ", " +
+                       std::to_string(end) + ") of " + what + " is not aligned to its " +
+                       std::to_string(elementBytes) + "-byte elements");
+      }
+    }
+    if (activeDispatches > 0) {
+      throwInvalidStateError(where + ": cannot write " + what + " while a dispatch runs on the graph");
+    }
+    HollowConstant& constant = hollow[index];
+    if (constant.coverage.complete()) {  // a full constant written again: a new fill starts
+      constant.coverage.clear();
+      ++pendingCount;
+    }
+    ++activeWrites;
+  }
+  try {
+    compiled->constantSlot(operandId).write(byteOffset, data);
+  } catch (...) {
+    std::lock_guard lock(mutex);
+    --activeWrites;
+    throw;
+  }
+  std::lock_guard lock(mutex);
+  --activeWrites;
+  if (hollow[index].coverage.add(byteOffset, byteOffset + data.size())) --pendingCount;
+}
+
+bool GraphState::adopt(const MLOperand& operand, std::shared_ptr<const void> owner,
+                       std::span<const std::byte> bytes) {
+  std::lock_guard lock(mutex);
+  checkAlive("loadConstants");
+  const size_t index = hollowConstantIndex(operand, "loadConstants");
+  const OperandNode& node = *operand.node();
+  if (bytes.size() != node.descriptor.byteLength()) return false;
+  if (activeDispatches > 0 || activeWrites > 0) {
+    throwInvalidStateError("MLGraph.loadConstants: cannot replace constant " + constantName(node) +
+                           " while a dispatch or write runs on the graph");
+  }
+  if (!compiled->constantSlot(node.id).adopt(std::move(owner), bytes)) return false;
+  HollowConstant& constant = hollow[index];
+  if (constant.coverage.complete()) constant.coverage.clear(), ++pendingCount;
+  if (constant.coverage.add(0, bytes.size())) --pendingCount;
+  return true;
+}
+
+void GraphState::beginDispatch() {
+  std::lock_guard lock(mutex);
+  checkAlive("dispatch");
+  if (pendingCount > 0) {
+    std::string names;
+    size_t listed = 0;
+    for (const auto& constant : hollow) {
+      if (constant.coverage.complete()) continue;
+      if (listed == 16) {
+        names += ", ... (" + std::to_string(pendingCount) + " in all)";
+        break;
+      }
+      names += (listed++ ? ", " : "") + constantName(*ir->operands[constant.operandId]);
+    }
+    throwInvalidStateError("MLContext.dispatch: the graph has " + std::to_string(pendingCount) +
+                           " constant(s) without data: " + names);
+  }
+  if (activeWrites > 0) {
+    throwInvalidStateError("MLContext.dispatch: constants of the graph are being written");
+  }
+  ++activeDispatches;
+}
+
+void GraphState::endDispatch() {
+  std::lock_guard lock(mutex);
+  --activeDispatches;
+}
+
+std::vector<MLOperand> GraphState::pendingConstants() const {
+  std::lock_guard lock(mutex);
+  std::vector<MLOperand> pending;
+  for (const auto& constant : hollow) {
+    if (!constant.coverage.complete()) pending.emplace_back(ir->operands[constant.operandId]);
+  }
+  return pending;
+}
+
+}  // namespace webnn::detail

@@ -1,0 +1,97 @@
+#include <cmath>
+
+#include "backends/reference/kernel.h"
+
+namespace webnn::reference {
+namespace {
+
+template <class Op>
+void binaryKernel(const KernelContext& context, Op op) {
+  const Tensor a = context.input(0);
+  const Tensor b = context.input(1);
+  const Tensor out = context.output(0);
+  BroadcastIterator iterator(out.shape(), {a.shape(), b.shape()});
+  visitDataType(out.dataType(), [&]<class T>(TypeTag<T>) {
+    if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, Uint4>) {
+      throwOperationError(context.operation().type + ": int4/uint4 are not supported");
+    } else {
+      const T* pa = a.as<T>();
+      const T* pb = b.as<T>();
+      T* po = out.as<T>();
+      iterator.forEach([&](uint64_t index, const std::vector<uint64_t>& offsets) {
+        if constexpr (kIsFloat<T>) {
+          po[index] = fromDouble<T>(op(toDouble(pa[offsets[0]]), toDouble(pb[offsets[1]])));
+        } else {
+          po[index] = op(pa[offsets[0]], pb[offsets[1]]);
+        }
+      });
+    }
+  });
+}
+
+// Integer arithmetic wraps (computed in the unsigned type); division by zero gives 0.
+template <class T>
+T wrapAdd(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+}
+template <class T>
+T wrapSub(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+}
+template <class T>
+T wrapMul(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  using Wide = std::conditional_t<sizeof(U) < sizeof(unsigned), unsigned, U>;
+  return static_cast<T>(static_cast<Wide>(static_cast<U>(x)) * static_cast<Wide>(static_cast<U>(y)));
+}
+
+WEBNN_REFERENCE_KERNELS {
+  registerKernel("add", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) return x + y; else return wrapAdd(x, y);
+    });
+  });
+  registerKernel("sub", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) return x - y; else return wrapSub(x, y);
+    });
+  });
+  registerKernel("mul", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) return x * y; else return wrapMul(x, y);
+    });
+  });
+  registerKernel("div", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) {
+        return x / y;
+      } else {
+        if (y == 0) return 0;
+        if constexpr (std::is_signed_v<V>) {
+          if (x == std::numeric_limits<V>::lowest() && y == -1) return x;
+        }
+        return static_cast<V>(x / y);
+      }
+    });
+  });
+  registerKernel("max", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V { return x < y ? y : x; });
+  });
+  registerKernel("min", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V { return y < x ? y : x; });
+  });
+  registerKernel("pow", [](const KernelContext& c) {
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) {
+        return std::pow(x, y);
+      } else {
+        return static_cast<V>(fromDouble<V>(std::pow(static_cast<double>(x), static_cast<double>(y))));
+      }
+    });
+  });
+}
+
+}  // namespace
+}  // namespace webnn::reference

@@ -1,0 +1,82 @@
+#include "core/host_buffer.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "webnn/types.h"
+
+namespace webnn {
+namespace {
+constexpr uint64_t kAlignment = 64;
+constexpr uint64_t kMapThreshold = 1ull << 20;
+constexpr uint64_t kHugePage = 2ull << 20;
+}  // namespace
+
+HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
+  if (byteLength == 0) return;
+  if (byteLength >= kMapThreshold) {
+    const uint64_t length = (byteLength + kHugePage - 1) / kHugePage * kHugePage;
+    void* memory = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
+      throw Error(Error::Kind::OperationError,
+                  "cannot allocate " + std::to_string(byteLength) + " bytes of host memory");
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(memory, length, MADV_HUGEPAGE);
+#endif
+    data_ = static_cast<std::byte*>(memory);
+    mappedSize_ = length;
+    return;
+  }
+  const uint64_t rounded = (byteLength + kAlignment - 1) / kAlignment * kAlignment;
+  data_ = static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded));
+  if (!data_) {
+    throw Error(Error::Kind::OperationError,
+                "cannot allocate " + std::to_string(byteLength) + " bytes of host memory");
+  }
+}
+
+HostBuffer::~HostBuffer() { release(); }
+
+HostBuffer::HostBuffer(HostBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      mappedSize_(std::exchange(other.mappedSize_, 0)) {}
+
+HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    mappedSize_ = std::exchange(other.mappedSize_, 0);
+  }
+  return *this;
+}
+
+void HostBuffer::discard() {
+  if (!data_) return;
+  if (mappedSize_) {
+    madvise(data_, mappedSize_, MADV_DONTNEED);
+  } else {
+    std::memset(data_, 0, size_);
+  }
+}
+
+void HostBuffer::release() {
+  if (!data_) return;
+  if (mappedSize_) {
+    munmap(data_, mappedSize_);
+  } else {
+    std::free(data_);
+  }
+  data_ = nullptr;
+  size_ = 0;
+  mappedSize_ = 0;
+}
+
+}  // namespace webnn
