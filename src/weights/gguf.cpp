@@ -1,0 +1,442 @@
+// GGUF (llama.cpp, https://github.com/ggml-org/ggml/blob/master/docs/gguf.md), versions 2 and 3,
+// little-endian:
+//   "GGUF", u32 version, u64 tensor_count, u64 metadata_kv_count,
+//   metadata: {string key, u32 value_type, value}*,
+//   tensor infos: {string name, u32 n_dims, u64 dims[n_dims] (fastest-varying first), u32 type,
+//                  u64 offset (relative to the data section, a multiple of the alignment)}*,
+//   padding to general.alignment (default 32), then the data section.
+// Strings are a u64 length and that many bytes.
+#include <cstring>
+#include <optional>
+#include <unordered_set>
+
+#include "file_reader.h"
+#include "formats.h"
+
+namespace webnn::weights {
+namespace {
+
+constexpr uint32_t kDefaultAlignment = 32;
+constexpr uint32_t kMaxDims = 4;           // GGML_MAX_DIMS
+constexpr int kMaxArrayNesting = 8;
+constexpr size_t kBufferBytes = 64 * 1024;
+
+enum ValueType : uint32_t {
+  kUint8 = 0,
+  kInt8 = 1,
+  kUint16 = 2,
+  kInt16 = 3,
+  kUint32 = 4,
+  kInt32 = 5,
+  kFloat32 = 6,
+  kBool = 7,
+  kString = 8,
+  kArray = 9,
+  kUint64 = 10,
+  kInt64 = 11,
+  kFloat64 = 12,
+};
+
+// Bytes of a fixed-size value type; 0 for strings, arrays and unknown types.
+uint32_t valueSize(uint32_t type) {
+  switch (type) {
+    case kUint8:
+    case kInt8:
+    case kBool:
+      return 1;
+    case kUint16:
+    case kInt16:
+      return 2;
+    case kUint32:
+    case kInt32:
+    case kFloat32:
+      return 4;
+    case kUint64:
+    case kInt64:
+    case kFloat64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+struct GgmlType {
+  const char* name;  // nullptr: no such type (removed or never assigned)
+  uint32_t blockElements;
+  uint32_t blockBytes;
+  std::optional<MLOperandDataType> webnn;
+};
+
+// ggml_type, by value: name, elements per block, bytes per block.
+constexpr GgmlType kGgmlTypes[] = {
+    {"f32", 1, 4, MLOperandDataType::Float32},  // 0
+    {"f16", 1, 2, MLOperandDataType::Float16},  // 1
+    {"q4_0", 32, 18, std::nullopt},             // 2
+    {"q4_1", 32, 20, std::nullopt},             // 3
+    {nullptr, 0, 0, std::nullopt},              // 4 (q4_2, removed)
+    {nullptr, 0, 0, std::nullopt},              // 5 (q4_3, removed)
+    {"q5_0", 32, 22, std::nullopt},             // 6
+    {"q5_1", 32, 24, std::nullopt},             // 7
+    {"q8_0", 32, 34, std::nullopt},             // 8
+    {"q8_1", 32, 36, std::nullopt},             // 9
+    {"q2_K", 256, 84, std::nullopt},            // 10
+    {"q3_K", 256, 110, std::nullopt},           // 11
+    {"q4_K", 256, 144, std::nullopt},           // 12
+    {"q5_K", 256, 176, std::nullopt},           // 13
+    {"q6_K", 256, 210, std::nullopt},           // 14
+    {"q8_K", 256, 292, std::nullopt},           // 15
+    {"iq2_xxs", 256, 66, std::nullopt},         // 16
+    {"iq2_xs", 256, 74, std::nullopt},          // 17
+    {"iq3_xxs", 256, 98, std::nullopt},         // 18
+    {"iq1_s", 256, 50, std::nullopt},           // 19
+    {"iq4_nl", 32, 18, std::nullopt},           // 20
+    {"iq3_s", 256, 110, std::nullopt},          // 21
+    {"iq2_s", 256, 82, std::nullopt},           // 22
+    {"iq4_xs", 256, 136, std::nullopt},         // 23
+    {"i8", 1, 1, MLOperandDataType::Int8},      // 24
+    {"i16", 1, 2, std::nullopt},                // 25
+    {"i32", 1, 4, MLOperandDataType::Int32},    // 26
+    {"i64", 1, 8, MLOperandDataType::Int64},    // 27
+    {"f64", 1, 8, std::nullopt},                // 28
+    {"iq1_m", 256, 56, std::nullopt},           // 29
+    {"bf16", 1, 2, std::nullopt},               // 30
+    {nullptr, 0, 0, std::nullopt},              // 31 (q4_0_4_4, removed)
+    {nullptr, 0, 0, std::nullopt},              // 32 (q4_0_4_8, removed)
+    {nullptr, 0, 0, std::nullopt},              // 33 (q4_0_8_8, removed)
+    {"tq1_0", 256, 54, std::nullopt},           // 34
+    {"tq2_0", 256, 66, std::nullopt},           // 35
+    {nullptr, 0, 0, std::nullopt},              // 36 (iq4_nl_4_4, removed)
+    {nullptr, 0, 0, std::nullopt},              // 37 (iq4_nl_4_8, removed)
+    {nullptr, 0, 0, std::nullopt},              // 38 (iq4_nl_8_8, removed)
+    {"mxfp4", 32, 17, std::nullopt},            // 39
+};
+
+const GgmlType* findGgmlType(uint32_t type) {
+  if (type >= std::size(kGgmlTypes) || !kGgmlTypes[type].name) return nullptr;
+  return &kGgmlTypes[type];
+}
+
+// Sequential reads of the header through the FileReader, buffered, bounded by the file size.
+class Cursor {
+ public:
+  Cursor(FileReader& reader, int fd, uint64_t fileSize, const std::string& file)
+      : reader_(reader), fd_(fd), fileSize_(fileSize), file_(file) {}
+
+  uint64_t position() const { return position_; }
+  uint64_t remaining() const { return fileSize_ - position_; }
+
+  // Checks that `count` more bytes exist, naming `what` if not.
+  void require(uint64_t count, const std::string& what) const {
+    if (count > remaining()) {
+      throwDataError(file_, "truncated: " + what + " at offset " + std::to_string(position_) +
+                                " needs " + std::to_string(count) + " bytes, but the file ends at " +
+                                std::to_string(fileSize_));
+    }
+  }
+
+  void read(void* destination, size_t count, const std::string& what) {
+    require(count, what);
+    auto* out = static_cast<std::byte*>(destination);
+    while (count > 0) {
+      if (position_ < bufferStart_ || position_ >= bufferStart_ + buffer_.size()) {
+        if (count >= kBufferBytes) {  // large: straight into the destination
+          readAt(out, count, position_, what);
+          position_ += count;
+          return;
+        }
+        fill(what);
+      }
+      const size_t at = static_cast<size_t>(position_ - bufferStart_);
+      const size_t n = std::min(count, buffer_.size() - at);
+      std::memcpy(out, buffer_.data() + at, n);
+      out += n;
+      count -= n;
+      position_ += n;
+    }
+  }
+
+  template <typename T>
+  T get(const std::string& what) {
+    uint8_t bytes[sizeof(T)];
+    read(bytes, sizeof(T), what);
+    uint64_t value = 0;
+    for (size_t i = sizeof(T); i-- > 0;) value = value << 8 | bytes[i];
+    return static_cast<T>(value);
+  }
+
+  void skip(uint64_t count, const std::string& what) {
+    require(count, what);
+    position_ += count;
+  }
+
+  uint64_t stringLength(const std::string& what) {
+    const uint64_t length = get<uint64_t>("the length of " + what);
+    require(length, what + " (" + std::to_string(length) + " bytes)");
+    return length;
+  }
+  std::string string(const std::string& what) {
+    std::string text(static_cast<size_t>(stringLength(what)), '\0');
+    read(text.data(), text.size(), what);
+    return text;
+  }
+  void skipString(const std::string& what) { position_ += stringLength(what); }
+
+ private:
+  void fill(const std::string& what) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kBufferBytes, remaining()));
+    buffer_.resize(n);
+    readAt(buffer_.data(), n, position_, what);
+    bufferStart_ = position_;
+  }
+  void readAt(std::byte* destination, size_t count, uint64_t offset, const std::string& what) {
+    if (const auto failure = preadExact(reader_, fd_, destination, count, offset)) {
+      throwOperationError(file_ + ": reading the GGUF header (" + what + ") failed at offset " +
+                          std::to_string(failure->offset) + ": " + describeFailure(*failure));
+    }
+  }
+
+  FileReader& reader_;
+  int fd_;
+  uint64_t fileSize_;
+  const std::string& file_;
+  uint64_t position_ = 0;
+  std::vector<std::byte> buffer_;
+  uint64_t bufferStart_ = 0;
+};
+
+class GgufSource : public WeightSource {
+ public:
+  GgufSource(const std::string& path, OpenedFile file, std::shared_ptr<FileReader> reader)
+      : WeightSource(path, path, file.handle.release(), file.size, std::move(reader)) {
+    parse();
+  }
+  std::string_view formatName() const override { return "gguf"; }
+
+ private:
+  void parse() {
+    const std::string& file = filePath();
+    Cursor cursor(reader(), fileDescriptor(), fileSize(), file);
+    char magic[4];
+    cursor.read(magic, 4, "the magic");
+    if (std::memcmp(magic, "GGUF", 4) != 0) throwDataError(file, "not a GGUF file (bad magic)");
+    const uint32_t version = cursor.get<uint32_t>("the version");
+    if (version != 2 && version != 3) {
+      const uint32_t swapped = __builtin_bswap32(version);
+      if (swapped >= 1 && swapped <= 3) {
+        throwDataError(file, "a big-endian GGUF file, which is not supported");
+      }
+      if (version == 1) {
+        throwDataError(file, "GGUF version 1 is not supported (versions 2 and 3 are)");
+      }
+      throwDataError(file, "unsupported GGUF version " + std::to_string(version) +
+                               " (versions 2 and 3 are supported)");
+    }
+    const uint64_t tensorCount = cursor.get<uint64_t>("the tensor count");
+    const uint64_t kvCount = cursor.get<uint64_t>("the metadata count");
+    // Every metadata entry takes at least 13 bytes (key length, type, a 1-byte value), every
+    // tensor info at least 24 (name length, n_dims, type, offset): bound the counts by the file
+    // before trusting them.
+    if (kvCount > cursor.remaining() / 13) {
+      throwDataError(file, "the metadata count " + std::to_string(kvCount) +
+                               " cannot fit in the file (" + std::to_string(fileSize()) +
+                               " bytes)");
+    }
+    if (tensorCount > cursor.remaining() / 24) {
+      throwDataError(file, "the tensor count " + std::to_string(tensorCount) +
+                               " cannot fit in the file (" + std::to_string(fileSize()) +
+                               " bytes)");
+    }
+
+    uint32_t alignment = kDefaultAlignment;
+    std::unordered_set<std::string> keys;
+    for (uint64_t i = 0; i < kvCount; ++i) {
+      std::string key = cursor.string("the key of metadata entry " + std::to_string(i));
+      const uint32_t type = cursor.get<uint32_t>("the type of metadata " + quoteName(key));
+      if (key == "general.alignment") {
+        alignment = readAlignment(cursor, type);
+      } else {
+        skipValue(cursor, type, key, 0);
+      }
+      if (!keys.insert(key).second) {
+        throwDataError(file, "metadata key " + quoteName(key) + " appears twice");
+      }
+    }
+    if (tensorCount > cursor.remaining() / 24) {
+      throwDataError(file, "the tensor count " + std::to_string(tensorCount) +
+                               " cannot fit in what remains of the file after the metadata");
+    }
+
+    struct RawInfo {
+      TensorInfo info;
+      uint64_t relativeOffset;
+    };
+    std::vector<RawInfo> infos;
+    infos.reserve(static_cast<size_t>(tensorCount));
+    for (uint64_t i = 0; i < tensorCount; ++i) {
+      RawInfo raw;
+      TensorInfo& t = raw.info;
+      t.name = cursor.string("the name of tensor " + std::to_string(i));
+      const auto fail = [&](const std::string& what) {
+        throwDataError(file, "tensor " + quoteName(t.name) + " " + what);
+      };
+      const uint32_t nDims = cursor.get<uint32_t>("the rank of tensor " + quoteName(t.name));
+      if (nDims > kMaxDims) {
+        fail("has " + std::to_string(nDims) + " dimensions; GGUF allows at most " +
+             std::to_string(kMaxDims));
+      }
+      t.shape.resize(nDims);
+      for (uint32_t d = 0; d < nDims; ++d) {
+        const uint64_t dimension = cursor.get<uint64_t>("the dimensions of tensor " + quoteName(t.name));
+        if (dimension > UINT32_MAX) {
+          fail("has dimension " + std::to_string(dimension) +
+               ", larger than WebNN's limit of 4294967295");
+        }
+        t.shape[nDims - 1 - d] = static_cast<uint32_t>(dimension);  // WebNN: slowest first
+      }
+      const uint32_t type = cursor.get<uint32_t>("the type of tensor " + quoteName(t.name));
+      raw.relativeOffset = cursor.get<uint64_t>("the offset of tensor " + quoteName(t.name));
+      if (raw.relativeOffset % alignment != 0) {
+        fail("has offset " + std::to_string(raw.relativeOffset) +
+             ", not a multiple of the alignment " + std::to_string(alignment));
+      }
+      const GgmlType* ggml = findGgmlType(type);
+      const auto count = elementCount(t.shape);
+      if (!count) fail("has shape " + shapeToString(t.shape) + " whose size overflows");
+      if (!ggml) {
+        t.fileDataType = "ggml type " + std::to_string(type);
+        t.supported = false;
+        t.unsupportedReason =
+            "tensor " + quoteName(t.name) + " has the unknown GGML type " + std::to_string(type);
+        t.byteLength = 0;  // unknown
+      } else {
+        t.fileDataType = ggml->name;
+        const uint64_t innermost = nDims ? t.shape.back() : 1;
+        if (innermost % ggml->blockElements != 0) {
+          fail("is " + t.fileDataType + " with innermost dimension " + std::to_string(innermost) +
+               ", not a multiple of its block of " + std::to_string(ggml->blockElements));
+        }
+        if (!checkedMul(*count / ggml->blockElements, ggml->blockBytes, t.byteLength)) {
+          fail("has shape " + shapeToString(t.shape) + " whose size overflows");
+        }
+        if (!ggml->webnn) {
+          t.supported = false;
+          t.unsupportedReason = "tensor " + quoteName(t.name) + " has GGML type " + t.fileDataType +
+                                " (" + std::to_string(type) + "), which has no WebNN data type";
+        } else {
+          t.dataType = *ggml->webnn;
+          for (uint32_t dimension : t.shape) {
+            if (dimension == 0) {
+              t.supported = false;
+              t.unsupportedReason = "tensor " + quoteName(t.name) + " (" + t.fileDataType + " " +
+                                    shapeToString(t.shape) +
+                                    ") has a zero dimension, which WebNN does not allow";
+              break;
+            }
+          }
+        }
+      }
+      if (!t.supported) t.dataType = MLOperandDataType::Uint8;
+      infos.push_back(std::move(raw));
+    }
+
+    const uint64_t headerEnd = cursor.position();
+    const uint64_t dataStart = headerEnd + (alignment - headerEnd % alignment) % alignment;
+    std::vector<TensorInfo> tensors;
+    tensors.reserve(infos.size());
+    for (auto& raw : infos) {
+      if (!checkedAdd(dataStart, raw.relativeOffset, raw.info.byteOffset)) {
+        throwDataError(file, "tensor " + quoteName(raw.info.name) + " has offset " +
+                                 std::to_string(raw.relativeOffset) + ", which overflows");
+      }
+      tensors.push_back(std::move(raw.info));
+    }
+    setTensors(std::move(tensors));
+  }
+
+  uint32_t readAlignment(Cursor& cursor, uint32_t type) {
+    uint64_t value;
+    switch (type) {
+      case kUint8:
+        value = cursor.get<uint8_t>("general.alignment");
+        break;
+      case kUint16:
+        value = cursor.get<uint16_t>("general.alignment");
+        break;
+      case kUint32:
+        value = cursor.get<uint32_t>("general.alignment");
+        break;
+      case kUint64:
+        value = cursor.get<uint64_t>("general.alignment");
+        break;
+      case kInt32:
+        value = cursor.get<uint32_t>("general.alignment");
+        if (value > INT32_MAX) value = 0;
+        break;
+      default:
+        throwDataError(filePath(), "general.alignment has value type " + std::to_string(type) +
+                                       ", not an unsigned integer");
+    }
+    if (value == 0 || (value & (value - 1)) != 0 || value > (uint64_t{1} << 30)) {
+      throwDataError(filePath(), "general.alignment " + std::to_string(value) +
+                                     " is not a power of two up to 2^30");
+    }
+    return static_cast<uint32_t>(value);
+  }
+
+  void skipValue(Cursor& cursor, uint32_t type, const std::string& key, int depth) {
+    const std::string what = "the value of metadata " + quoteName(key);
+    if (const uint32_t size = valueSize(type)) {
+      cursor.skip(size, what);
+      return;
+    }
+    if (type == kString) {
+      cursor.skipString(what);
+      return;
+    }
+    if (type != kArray) {
+      throwDataError(filePath(), "metadata " + quoteName(key) + " has unknown value type " +
+                                     std::to_string(type));
+    }
+    if (depth >= kMaxArrayNesting) {
+      throwDataError(filePath(), "metadata " + quoteName(key) + " nests arrays more than " +
+                                     std::to_string(kMaxArrayNesting) + " deep");
+    }
+    const uint32_t elementType = cursor.get<uint32_t>("the element type of " + what);
+    const uint64_t count = cursor.get<uint64_t>("the length of " + what);
+    // The smallest encoding of one element: its fixed size, a string's length, or an array's
+    // element type and length.
+    uint64_t minimum = valueSize(elementType);
+    if (elementType == kString) minimum = 8;
+    if (elementType == kArray) minimum = 12;
+    if (minimum == 0) {
+      throwDataError(filePath(), "metadata " + quoteName(key) + " is an array of unknown type " +
+                                     std::to_string(elementType));
+    }
+    uint64_t bytes;
+    if (!checkedMul(count, minimum, bytes) || bytes > cursor.remaining()) {
+      throwDataError(filePath(), "metadata " + quoteName(key) + " is an array of " +
+                                     std::to_string(count) +
+                                     " elements, which cannot fit in the file");
+    }
+    if (elementType != kString && elementType != kArray) {
+      cursor.skip(bytes, what);
+      return;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+      if (elementType == kString) {
+        cursor.skipString(what);
+      } else {
+        skipValue(cursor, kArray, key, depth + 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<WeightSource> openGguf(const std::string& path, OpenedFile file,
+                                       std::shared_ptr<FileReader> reader) {
+  return std::make_unique<GgufSource>(path, std::move(file), std::move(reader));
+}
+
+}  // namespace webnn::weights
