@@ -1,0 +1,51 @@
+// The webnn command: `webnn <subcommand> --help` for each.
+#include <webnn/webnn.h>
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "command.h"
+
+namespace webnn::tools {
+namespace {
+struct Entry {
+  std::string description;
+  CommandSetup setup;
+};
+std::map<std::string, Entry>& commands() {
+  static std::map<std::string, Entry> table;
+  return table;
+}
+}  // namespace
+
+bool registerCommand(std::string name, std::string description, CommandSetup setup) {
+  commands()[std::move(name)] = {std::move(description), std::move(setup)};
+  return true;
+}
+
+}  // namespace webnn::tools
+
+int main(int argc, char** argv) {
+  using namespace webnn::tools;
+  CLI::App app{"webnn: WebNN graphs with weightless build and copy-once weights"};
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
+  for (auto& [name, entry] : commands()) {
+    CLI::App* sub = app.add_subcommand(name, entry.description);
+    runners.emplace_back(sub, entry.setup(*sub));
+  }
+  CLI11_PARSE(app, argc, argv);
+  try {
+    for (auto& [sub, run] : runners) {
+      if (sub->parsed()) return run();
+    }
+  } catch (const webnn::Error& error) {
+    std::fprintf(stderr, "webnn: %s: %s\n", std::string(error.name()).c_str(), error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "webnn: %s\n", error.what());
+    return 1;
+  }
+  return 1;
+}
