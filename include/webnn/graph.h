@@ -33,6 +33,9 @@ struct LoadOptions {
   // When false, constants the source does not hold are left pending silently; when true (default)
   // loadConstants throws TypeError listing them (after loading everything else).
   bool requireAll = true;
+  // Load every hollow constant, complete or not (a new weight set for the same graph); by default
+  // only the pending ones are loaded.
+  bool reload = false;
   // Allow adopting a memory map of the file where the final layout equals the file's layout.
   bool allowMapping = false;
   // Bytes per read in the chunked path.

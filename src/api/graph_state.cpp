@@ -62,61 +62,66 @@ std::string constantName(const OperandNode& node) {
 }
 }  // namespace
 
-void GraphState::write(const MLOperand& operand, uint64_t byteOffset,
-                       std::span<const std::byte> data, bool wholeTensor) {
-  const std::string_view method = wholeTensor ? "setConstantData" : "writeConstantData";
+GraphState::WriteTicket GraphState::beginWrite(const MLOperand& operand, uint64_t byteOffset,
+                                               uint64_t size, bool wholeTensor,
+                                               std::string_view method) {
   const std::string where = "MLGraph." + std::string(method);
-  size_t index;
-  uint32_t operandId;
-  {
-    std::lock_guard lock(mutex);
-    checkAlive(method);
-    index = hollowConstantIndex(operand, method);
-    const OperandNode& node = *operand.node();
-    operandId = node.id;
-    const uint64_t length = node.descriptor.byteLength();
-    const std::string what = "constant " + constantName(node) + " (" + toString(node.descriptor) +
-                             ", " + std::to_string(length) + " bytes)";
-    if (wholeTensor) {
-      if (data.size() != length) {
-        throwTypeError(where + ": " + what + " needs exactly " + std::to_string(length) +
-                       " bytes, got " + std::to_string(data.size()));
-      }
-    } else {
-      if (data.empty()) throwTypeError(where + ": empty chunk for " + what);
-      if (byteOffset > length || data.size() > length - byteOffset) {
-        throwTypeError(where + ": bytes [" + std::to_string(byteOffset) + ", " +
-                       std::to_string(byteOffset + data.size()) + ") are outside " + what);
-      }
-      const uint32_t bits = bitsPerElement(node.descriptor.dataType);
-      const uint64_t elementBytes = bits >= 8 ? bits / 8 : 1;
-      const uint64_t end = byteOffset + data.size();
-      if (byteOffset % elementBytes != 0 || (end % elementBytes != 0 && end != length)) {
-        throwTypeError(where + ": chunk [" + std::to_string(byteOffset) + ", " +
-                       std::to_string(end) + ") of " + what + " is not aligned to its " +
-                       std::to_string(elementBytes) + "-byte elements");
-      }
+  std::lock_guard lock(mutex);
+  checkAlive(method);
+  const size_t index = hollowConstantIndex(operand, method);
+  const OperandNode& node = *operand.node();
+  const uint64_t length = node.descriptor.byteLength();
+  const std::string what = "constant " + constantName(node) + " (" + toString(node.descriptor) +
+                           ", " + std::to_string(length) + " bytes)";
+  if (wholeTensor) {
+    if (size != length) {
+      throwTypeError(where + ": " + what + " needs exactly " + std::to_string(length) +
+                     " bytes, got " + std::to_string(size));
     }
-    if (activeDispatches > 0) {
-      throwInvalidStateError(where + ": cannot write " + what + " while a dispatch runs on the graph");
+  } else {
+    if (size == 0) throwTypeError(where + ": empty chunk for " + what);
+    if (byteOffset > length || size > length - byteOffset) {
+      throwTypeError(where + ": bytes [" + std::to_string(byteOffset) + ", " +
+                     std::to_string(byteOffset + size) + ") are outside " + what);
     }
-    HollowConstant& constant = hollow[index];
-    if (constant.coverage.complete()) {  // a full constant written again: a new fill starts
-      constant.coverage.clear();
-      ++pendingCount;
+    const uint32_t bits = bitsPerElement(node.descriptor.dataType);
+    const uint64_t elementBytes = bits >= 8 ? bits / 8 : 1;
+    const uint64_t end = byteOffset + size;
+    if (byteOffset % elementBytes != 0 || (end % elementBytes != 0 && end != length)) {
+      throwTypeError(where + ": chunk [" + std::to_string(byteOffset) + ", " + std::to_string(end) +
+                     ") of " + what + " is not aligned to its " + std::to_string(elementBytes) +
+                     "-byte elements");
     }
-    ++activeWrites;
   }
-  try {
-    compiled->constantSlot(operandId).write(byteOffset, data);
-  } catch (...) {
-    std::lock_guard lock(mutex);
-    --activeWrites;
-    throw;
+  if (activeDispatches > 0) {
+    throwInvalidStateError(where + ": cannot write " + what + " while a dispatch runs on the graph");
   }
+  HollowConstant& constant = hollow[index];
+  if (constant.coverage.complete()) {  // a full constant written again: a new fill starts
+    constant.coverage.clear();
+    ++pendingCount;
+  }
+  ++activeWrites;
+  return {index, node.id, byteOffset, byteOffset + size};
+}
+
+void GraphState::endWrite(const WriteTicket& ticket, bool written) {
   std::lock_guard lock(mutex);
   --activeWrites;
-  if (hollow[index].coverage.add(byteOffset, byteOffset + data.size())) --pendingCount;
+  if (written && hollow[ticket.index].coverage.add(ticket.begin, ticket.end)) --pendingCount;
+}
+
+void GraphState::write(const MLOperand& operand, uint64_t byteOffset,
+                       std::span<const std::byte> data, bool wholeTensor) {
+  const WriteTicket ticket = beginWrite(operand, byteOffset, data.size(), wholeTensor,
+                                        wholeTensor ? "setConstantData" : "writeConstantData");
+  try {
+    compiled->constantSlot(ticket.operandId).write(byteOffset, data);
+  } catch (...) {
+    endWrite(ticket, false);
+    throw;
+  }
+  endWrite(ticket, true);
 }
 
 bool GraphState::adopt(const MLOperand& operand, std::shared_ptr<const void> owner,

@@ -53,6 +53,19 @@ struct GraphState {
   // Checks and performs one write of `data` at `byteOffset` into hollow constant `operand`.
   void write(const MLOperand& operand, uint64_t byteOffset, std::span<const std::byte> data,
              bool wholeTensor);
+
+  // The two halves of a write, for writers that produce the bytes themselves (loadConstants):
+  // beginWrite checks the call (TypeError / InvalidStateError, nothing changed) and registers a
+  // running write; endWrite unregisters it and, when `written`, marks the range as filled.
+  struct WriteTicket {
+    size_t index;
+    uint32_t operandId;
+    uint64_t begin;
+    uint64_t end;
+  };
+  WriteTicket beginWrite(const MLOperand& operand, uint64_t byteOffset, uint64_t size,
+                         bool wholeTensor, std::string_view method);
+  void endWrite(const WriteTicket& ticket, bool written);
   // Zero copy: the constant's storage becomes `bytes` (its whole content), kept alive by `owner`.
   // Returns false when the backend keeps its own storage (the caller then writes).
   bool adopt(const MLOperand& operand, std::shared_ptr<const void> owner,

@@ -26,6 +26,10 @@ class ConstantSlot {
   // Copies `bytes` (the constant's bytes at byteOffset, in descriptor layout) into final storage.
   // Called concurrently for disjoint ranges of one slot and for different slots.
   virtual void write(uint64_t byteOffset, std::span<const std::byte> bytes) = 0;
+  // Where the slot's final storage is already in descriptor layout, that storage, so that a loader
+  // can read file bytes straight into it (then no write() is needed for those bytes). Empty when
+  // the backend transforms bytes on the way in (then loaders stage a bounded chunk and write()).
+  virtual std::span<std::byte> directStorage() { return {}; }
   // Zero copy: makes the slot use `bytes` (the whole constant, in descriptor layout, alive as long
   // as `owner` is). Returns false when the backend needs its own storage.
   virtual bool adopt(std::shared_ptr<const void> owner, std::span<const std::byte> bytes) {

@@ -21,12 +21,16 @@ class ReferenceConstantSlot final : public backend::ConstantSlot {
   uint64_t byteLength() const override { return storage_.size(); }
 
   void write(uint64_t byteOffset, std::span<const std::byte> bytes) override {
-    if (adopted_.load(std::memory_order_acquire)) {
+    std::memcpy(directStorage().data() + byteOffset, bytes.data(), bytes.size());
+  }
+
+  std::span<std::byte> directStorage() override {
+    if (adopted_.load(std::memory_order_acquire)) {  // back to our own storage
       std::lock_guard lock(adoptMutex_);
       adoptedOwner_.reset();
       adopted_.store(false, std::memory_order_release);
     }
-    std::memcpy(storage_.data() + byteOffset, bytes.data(), bytes.size());
+    return storage_.span();
   }
 
   bool adopt(std::shared_ptr<const void> owner, std::span<const std::byte> bytes) override {

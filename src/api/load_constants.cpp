@@ -1,0 +1,189 @@
+// MLGraph::loadConstants: pulls every pending hollow constant from a WeightSource, by label.
+// Bytes go from the file straight into each constant's final storage (pread into the slot), or,
+// when the backend transforms layouts, through one bounded staging chunk per thread. With
+// allowMapping, a constant whose final layout equals the file's adopts a memory map (zero copy).
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "api/graph_state.h"
+#include "core/host_buffer.h"
+#include "webnn/graph.h"
+#include "webnn/weight_source.h"
+
+namespace webnn {
+namespace {
+
+struct Planned {
+  MLOperand constant;
+  const TensorInfo* tensor;
+};
+
+struct Chunk {
+  size_t planned;
+  uint64_t offset;
+  uint64_t size;
+};
+
+std::string describe(const TensorInfo& tensor) {
+  return "'" + tensor.name + "' (" + toString(tensor.descriptor()) + ")";
+}
+
+// A read-only private mapping of the pages holding [offset, offset + length) of `fd`.
+struct FileMapping {
+  void* base = nullptr;
+  size_t length = 0;
+  ~FileMapping() {
+    if (base) munmap(base, length);
+  }
+};
+
+std::shared_ptr<FileMapping> mapRange(int fd, uint64_t offset, uint64_t length,
+                                      const std::byte** bytes) {
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t begin = offset / page * page;
+  auto mapping = std::make_shared<FileMapping>();
+  mapping->length = static_cast<size_t>(offset + length - begin);
+  void* base = mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, static_cast<off_t>(begin));
+  if (base == MAP_FAILED) return nullptr;
+  mapping->base = base;
+  *bytes = static_cast<const std::byte*>(base) + (offset - begin);
+  return mapping;
+}
+
+}  // namespace
+
+void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& options) {
+  if (!state_) throwInvalidStateError("MLGraph.loadConstants: the graph is empty");
+  detail::GraphState& state = *state_;
+  const std::string where = "MLGraph.loadConstants(" + source.path() + ")";
+
+  // Plan and check everything before reading a byte: a mismatch changes nothing.
+  std::vector<Planned> plan;
+  std::vector<std::string> missing;
+  for (const MLOperand& constant : options.reload ? hollowConstants() : pendingConstants()) {
+    const std::string& label = constant.label();
+    const std::string name = options.nameMapping ? options.nameMapping(label) : label;
+    const TensorInfo* tensor = source.find(name);
+    if (!tensor) {
+      missing.push_back(label == name ? "'" + label + "'" : "'" + label + "' (as '" + name + "')");
+      continue;
+    }
+    if (!tensor->supported) {
+      throw Error(Error::Kind::NotSupportedError,
+                  where + ": constant '" + label + "': " + tensor->unsupportedReason);
+    }
+    if (tensor->dataType != constant.dataType() || tensor->shape != constant.shape()) {
+      throwTypeError(where + ": constant '" + label + "' is " + toString(constant.descriptor()) +
+                     " but the file's tensor " + describe(*tensor) + " differs");
+    }
+    plan.push_back({constant, tensor});
+  }
+
+  // Zero copy where allowed and the backend adopts the file's bytes as they are.
+  std::vector<bool> adopted(plan.size(), false);
+  if (options.allowMapping) {
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const TensorInfo& tensor = *plan[i].tensor;
+      const uint32_t bits = bitsPerElement(tensor.dataType);
+      const uint64_t alignment = std::max<uint64_t>(1, bits / 8);
+      if (tensor.byteOffset % alignment != 0) continue;
+      const std::byte* bytes = nullptr;
+      auto mapping = mapRange(source.fileDescriptor(), tensor.byteOffset, tensor.byteLength, &bytes);
+      if (!mapping) continue;
+      adopted[i] = state.adopt(plan[i].constant, mapping, {bytes, tensor.byteLength});
+    }
+  }
+
+  // Chunks, biggest constants first so that threads finish together.
+  const uint64_t chunkBytes = std::max<uint64_t>(options.chunkBytes, 64 * 1024);
+  std::vector<Chunk> chunks;
+  uint64_t totalBytes = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    if (adopted[i]) continue;
+    const uint64_t length = plan[i].tensor->byteLength;
+    totalBytes += length;
+    for (uint64_t offset = 0; offset < length; offset += chunkBytes) {
+      chunks.push_back({i, offset, std::min(chunkBytes, length - offset)});
+    }
+  }
+
+  const uint32_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const uint32_t threadCount = static_cast<uint32_t>(std::min<uint64_t>(
+      options.threads ? options.threads : std::min(hardware, 8u), std::max<size_t>(1, chunks.size())));
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex errorMutex;
+  std::exception_ptr firstError;
+  std::mutex progressMutex;
+  uint64_t doneBytes = 0;
+  auto& memory = *state.context->memory;
+
+  auto work = [&] {
+    HostBuffer staging;  // only for slots that transform bytes on the way in
+    backend::GaugeCharge stagingCharge;
+    for (size_t c = next++; c < chunks.size() && !failed; c = next++) {
+      const Chunk& chunk = chunks[c];
+      const Planned& planned = plan[chunk.planned];
+      try {
+        auto ticket = state.beginWrite(planned.constant, chunk.offset, chunk.size, false,
+                                       "loadConstants");
+        bool written = false;
+        try {
+          auto& slot = state.compiled->constantSlot(ticket.operandId);
+          std::span<std::byte> direct = slot.directStorage();
+          if (!direct.empty()) {
+            source.read(*planned.tensor, chunk.offset, direct.subspan(chunk.offset, chunk.size));
+          } else {
+            if (staging.size() < chunk.size) {
+              staging = HostBuffer(chunkBytes);
+              stagingCharge = backend::GaugeCharge(memory.staging, chunkBytes);
+            }
+            auto destination = staging.span().subspan(0, chunk.size);
+            source.read(*planned.tensor, chunk.offset, destination);
+            slot.write(chunk.offset, destination);
+          }
+          written = true;
+        } catch (...) {
+          state.endWrite(ticket, false);
+          throw;
+        }
+        state.endWrite(ticket, written);
+      } catch (...) {
+        std::lock_guard lock(errorMutex);
+        if (!firstError) firstError = std::current_exception();
+        failed = true;
+        return;
+      }
+      if (options.progress) {
+        std::lock_guard lock(progressMutex);
+        doneBytes += chunk.size;
+        options.progress(doneBytes, totalBytes);
+      }
+    }
+  };
+
+  if (threadCount <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    for (uint32_t t = 0; t < threadCount; ++t) threads.emplace_back(work);
+    for (auto& thread : threads) thread.join();
+  }
+  if (firstError) std::rethrow_exception(firstError);
+
+  if (!missing.empty() && options.requireAll) {
+    std::string names;
+    for (size_t i = 0; i < missing.size() && i < 16; ++i) names += (i ? ", " : "") + missing[i];
+    if (missing.size() > 16) names += ", ... (" + std::to_string(missing.size()) + " in all)";
+    throwTypeError(where + ": the file holds no tensor for " + std::to_string(missing.size()) +
+                   " constant(s), which stay pending: " + names);
+  }
+}
+
+}  // namespace webnn
