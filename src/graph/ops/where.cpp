@@ -1,0 +1,54 @@
+// where(condition, trueValue, falseValue): condition uint8 (non-zero is true), trueValue and
+// falseValue of one data type; the three shapes broadcast bidirectionally.
+#include "graph/ops/where.h"
+
+#include "graph/builder_state.h"
+#include "graph/op_limits.h"
+#include "graph/validation.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace graph {
+
+MLOperandDescriptor validateWhere(std::string_view label, const MLOperandDescriptor& condition,
+                                  const MLOperandDescriptor& trueValue,
+                                  const MLOperandDescriptor& falseValue) {
+  constexpr std::string_view type = "where";
+  checkOperandLimits(type, label, "condition", condition);
+  checkOperandLimits(type, label, "trueValue", trueValue);
+  checkOperandLimits(type, label, "falseValue", falseValue);
+  checkSameDataType(type, label, "trueValue", trueValue, "falseValue", falseValue);
+  auto values = broadcastShapes(trueValue.shape, falseValue.shape);
+  if (!values) {
+    fail(type, label,
+         "trueValue " + shapeToString(trueValue.shape) + " and falseValue " +
+             shapeToString(falseValue.shape) + " are not broadcastable");
+  }
+  auto shape = broadcastShapes(condition.shape, *values);
+  if (!shape) {
+    fail(type, label,
+         "condition " + shapeToString(condition.shape) + " is not broadcastable with the values' " +
+             shapeToString(*values));
+  }
+  return {trueValue.dataType, *shape};
+}
+
+namespace {
+[[maybe_unused]] const bool registered =
+    registerOpLimits("where", {{"condition", anyRank(types::kUint8)},
+                               {"trueValue", anyRank(types::kAll)},
+                               {"falseValue", anyRank(types::kAll)},
+                               {"output", anyRank(types::kAll)}});
+}  // namespace
+}  // namespace graph
+
+MLOperand MLGraphBuilder::where(const MLOperand& condition, const MLOperand& trueValue,
+                                const MLOperand& falseValue, const MLOperatorOptions& options) {
+  auto& state =
+      graph::beginOp(*this, "where", options.label, {&condition, &trueValue, &falseValue});
+  auto output = graph::validateWhere(options.label, condition.descriptor(), trueValue.descriptor(),
+                                     falseValue.descriptor());
+  return state.addOperation("where", options.label, {condition, trueValue, falseValue}, {}, output);
+}
+
+}  // namespace webnn

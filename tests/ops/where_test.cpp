@@ -1,0 +1,215 @@
+// where: selection by a uint8 condition (non-zero is true), three-way broadcasting, every value
+// type (int4 too), and the error paths.
+#include <cstring>
+#include <limits>
+
+#include "core/float16.h"
+#include "test_helpers.h"
+
+namespace webnn {
+namespace {
+
+using testing::expectError;
+using K = Error::Kind;
+using T = MLOperandDataType;
+
+template <class V>
+std::vector<std::byte> raw(const std::vector<V>& values) {
+  std::vector<std::byte> bytes(values.size() * sizeof(V));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<uint16_t> halves(const std::vector<float>& values) {
+  std::vector<uint16_t> bits;
+  for (float value : values) bits.push_back(floatToHalf(value));
+  return bits;
+}
+
+// Packs int4/uint4 values two per byte, low nibble first.
+std::vector<std::byte> nibbles(const std::vector<int>& values) {
+  std::vector<std::byte> bytes((values.size() + 1) / 2);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const auto nibble = static_cast<uint8_t>(values[i] & 0x0f);
+    bytes[i / 2] |= static_cast<std::byte>(i % 2 == 0 ? nibble : nibble << 4);
+  }
+  return bytes;
+}
+
+// One graph: inputs with data, one output "out".
+struct Graph {
+  MLContext context = createContext();
+  MLGraphBuilder builder{context};
+  std::map<std::string, std::vector<std::byte>> feeds;
+
+  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
+                  std::vector<std::byte> data) {
+    feeds[name] = std::move(data);
+    return builder.input(name, descriptor);
+  }
+  template <class V>
+  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
+                  const std::vector<V>& values) {
+    return input(name, descriptor, raw(values));
+  }
+  std::vector<std::byte> run(const MLOperand& output) {
+    MLGraph graph = builder.build({{"out", output}});
+    MLNamedTensors inputs;
+    for (const auto& [name, descriptor] : graph.inputDescriptors()) {
+      MLTensor tensor = testing::inputTensor(context, descriptor);
+      context.writeTensor(tensor, feeds.at(name));
+      inputs.emplace(name, tensor);
+    }
+    MLTensor out = testing::outputTensor(context, graph.outputDescriptors().at("out"));
+    context.dispatch(graph, inputs, {{"out", out}});
+    return context.readTensor(out);
+  }
+  template <class V>
+  std::vector<V> runAs(const MLOperand& output) {
+    auto bytes = run(output);
+    std::vector<V> values(bytes.size() / sizeof(V));
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+  }
+};
+
+using U8 = std::vector<uint8_t>;
+using Shape = std::vector<uint32_t>;
+
+TEST(Where, SameShapes) {
+  Graph g;
+  auto c = g.input("c", {T::Uint8, {4}}, U8{1, 0, 2, 0});
+  auto t = g.input("t", {T::Float32, {4}}, std::vector<float>{1, 2, 3, 4});
+  auto f = g.input("f", {T::Float32, {4}}, std::vector<float>{-1, -2, -3, -4});
+  auto out = g.builder.where(c, t, f);
+  EXPECT_EQ(out.dataType(), T::Float32);
+  EXPECT_EQ(out.shape(), (Shape{4}));
+  EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{1, -2, 3, -4}));
+}
+
+TEST(Where, ThreeWayBroadcasting) {
+  // condition [2, 1, 1], trueValue [3], falseValue [1, 2, 1] -> [2, 2, 3]
+  Graph g;
+  auto c = g.input("c", {T::Uint8, {2, 1, 1}}, U8{1, 0});
+  auto t = g.input("t", {T::Int32, {3}}, std::vector<int32_t>{1, 2, 3});
+  auto f = g.input("f", {T::Int32, {1, 2, 1}}, std::vector<int32_t>{-7, -8});
+  auto out = g.builder.where(c, t, f);
+  EXPECT_EQ(out.shape(), (Shape{2, 2, 3}));
+  EXPECT_EQ(g.runAs<int32_t>(out),
+            (std::vector<int32_t>{1, 2, 3, 1, 2, 3, -7, -7, -7, -8, -8, -8}));
+}
+
+TEST(Where, ConditionLargerThanValues) {
+  Graph g;
+  auto c = g.input("c", {T::Uint8, {2, 3}}, U8{1, 0, 1, 0, 1, 0});
+  auto t = g.input("t", {T::Float32, {}}, std::vector<float>{9});
+  auto f = g.input("f", {T::Float32, {3}}, std::vector<float>{1, 2, 3});
+  auto out = g.builder.where(c, t, f);
+  EXPECT_EQ(out.shape(), (Shape{2, 3}));
+  EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{9, 2, 9, 1, 9, 3}));
+}
+
+TEST(Where, ScalarsOnly) {
+  Graph g;
+  auto c = g.input("c", {T::Uint8, {}}, U8{0});
+  auto t = g.input("t", {T::Int64, {}}, std::vector<int64_t>{std::numeric_limits<int64_t>::max()});
+  auto f = g.input("f", {T::Int64, {}}, std::vector<int64_t>{std::numeric_limits<int64_t>::min()});
+  auto out = g.builder.where(c, t, f);
+  EXPECT_EQ(out.shape(), Shape{});
+  EXPECT_EQ(g.runAs<int64_t>(out), (std::vector<int64_t>{std::numeric_limits<int64_t>::min()}));
+}
+
+TEST(Where, Float16AndSmallIntegers) {
+  {
+    Graph g;
+    auto c = g.input("c", {T::Uint8, {3}}, U8{0, 1, 255});
+    auto t = g.input("t", {T::Float16, {3}}, halves({0.5f, 1.5f, 2.5f}));
+    auto f = g.input("f", {T::Float16, {1}}, halves({-65504.0f}));
+    EXPECT_EQ(
+        g.runAs<uint16_t>(g.builder.where(c, t, f)),
+        (std::vector<uint16_t>{floatToHalf(-65504.0f), floatToHalf(1.5f), floatToHalf(2.5f)}));
+  }
+  {
+    Graph g;
+    auto c = g.input("c", {T::Uint8, {2}}, U8{1, 0});
+    auto t = g.input("t", {T::Uint8, {2}}, U8{200, 201});
+    auto f = g.input("f", {T::Uint8, {2}}, U8{3, 4});
+    EXPECT_EQ(g.runAs<uint8_t>(g.builder.where(c, t, f)), (U8{200, 4}));
+  }
+}
+
+TEST(Where, Int4ValuesStayPacked) {
+  Graph g;
+  auto c = g.input("c", {T::Uint8, {3}}, U8{1, 0, 1});
+  auto t = g.input("t", {T::Int4, {3}}, nibbles({-8, 7, -1}));
+  auto f = g.input("f", {T::Int4, {}}, nibbles({3}));
+  auto bytes = g.run(g.builder.where(c, t, f));
+  ASSERT_EQ(bytes.size(), 2u);
+  EXPECT_EQ(bytes, nibbles({-8, 3, -1}));
+}
+
+TEST(Where, ConditionFromAComparison) {
+  // relu by where(greater(x, 0), x, 0).
+  Graph g;
+  auto x = g.input("x", {T::Float32, {4}}, std::vector<float>{-2, -0.5f, 0, 3});
+  auto zero = g.builder.constant(T::Float32, 0);
+  auto out = g.builder.where(g.builder.greater(x, zero), x, zero);
+  EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{0, 0, 0, 3}));
+}
+
+TEST(WhereErrors, ConditionMustBeUint8) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  auto c = builder.input("c", {T::Int8, {2}});
+  auto t = builder.input("t", {T::Float32, {2}});
+  expectError([&] { builder.where(c, t, t, {.label = "w"}); }, K::TypeError,
+              {"where 'w'", "condition", "int8", "uint8"});
+}
+
+TEST(WhereErrors, ValuesMustShareADataType) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  auto c = builder.input("c", {T::Uint8, {2}});
+  auto t = builder.input("t", {T::Float32, {2}});
+  auto f = builder.input("f", {T::Float16, {2}});
+  expectError([&] { builder.where(c, t, f); }, K::TypeError,
+              {"where", "trueValue", "falseValue", "same data type"});
+}
+
+TEST(WhereErrors, ShapesMustBroadcast) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  auto c = builder.input("c", {T::Uint8, {2}});
+  auto t = builder.input("t", {T::Float32, {3}});
+  auto f = builder.input("f", {T::Float32, {2}});
+  expectError([&] { builder.where(c, t, f); }, K::TypeError,
+              {"where", "trueValue [3]", "falseValue [2]", "broadcastable"});
+  auto c4 = builder.input("c4", {T::Uint8, {4}});
+  auto t3 = builder.input("t3", {T::Float32, {2, 3}});
+  expectError([&] { builder.where(c4, t3, t3); }, K::TypeError,
+              {"where", "condition [4]", "[2, 3]", "broadcastable"});
+}
+
+TEST(WhereErrors, EmptyOrForeignOperands) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  MLGraphBuilder other(context);
+  auto c = builder.input("c", {T::Uint8, {2}});
+  auto t = builder.input("t", {T::Float32, {2}});
+  auto foreign = other.input("f", {T::Float32, {2}});
+  expectError([&] { builder.where(c, t, MLOperand()); }, K::TypeError, {"where", "empty"});
+  expectError([&] { builder.where(c, t, foreign); }, K::TypeError, {"where", "another"});
+}
+
+TEST(WhereLimits, ReportedBySupportLimits) {
+  MLContext context = createContext();
+  auto limits = context.opSupportLimits();
+  ASSERT_TRUE(limits.ops.count("where"));
+  EXPECT_TRUE(limits.ops["where"]["condition"].supports(T::Uint8));
+  EXPECT_FALSE(limits.ops["where"]["condition"].supports(T::Float32));
+  EXPECT_TRUE(limits.ops["where"]["trueValue"].supports(T::Int4));
+  EXPECT_TRUE(limits.ops["where"]["falseValue"].supports(T::Float16));
+}
+
+}  // namespace
+}  // namespace webnn
