@@ -1,0 +1,112 @@
+// quantizeLinear: output = saturate(roundEven(input / scale) + zeroPoint) in zeroPoint's type.
+// dequantizeLinear: output = (input - zeroPoint) * scale in scale's type.
+// scale and zeroPoint have one shape, of the input's rank, blockwise broadcastable to the input.
+#include "graph/ops/quantization.h"
+
+#include "graph/builder_state.h"
+#include "graph/op_limits.h"
+#include "graph/validation.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace graph {
+namespace {
+
+using T = MLOperandDataType;
+// The quantized types: the spec's table (uint8, int8, uint32, int32) plus int4/uint4.
+const std::vector<T> kQuantized = {T::Int4, T::Uint4, T::Int8, T::Uint8, T::Int32, T::Uint32};
+
+void checkScaleAndZeroPoint(std::string_view type, std::string_view label,
+                            const MLOperandDescriptor& input, const MLOperandDescriptor& scale,
+                            const MLOperandDescriptor& zeroPoint) {
+  const size_t rank = input.shape.size();
+  if (scale.shape.size() != rank || zeroPoint.shape.size() != rank) {
+    fail(type, label,
+         "scale " + shapeToString(scale.shape) + " and zeroPoint " +
+             shapeToString(zeroPoint.shape) + " must have the rank of input " +
+             shapeToString(input.shape));
+  }
+  if (scale.shape != zeroPoint.shape) {
+    fail(type, label,
+         "scale " + shapeToString(scale.shape) + " and zeroPoint " +
+             shapeToString(zeroPoint.shape) + " must have the same shape");
+  }
+  if (!isBlockwiseBroadcastable(scale.shape, input.shape)) {
+    fail(type, label,
+         "scale " + shapeToString(scale.shape) + " is not blockwise broadcastable to input " +
+             shapeToString(input.shape) + " (each dimension must divide the input's)");
+  }
+}
+
+}  // namespace
+
+bool isBlockwiseBroadcastable(const std::vector<uint32_t>& from, const std::vector<uint32_t>& to) {
+  if (from.size() != to.size()) return false;
+  for (size_t i = 0; i < to.size(); ++i) {
+    if (from[i] == 0 || to[i] % from[i] != 0) return false;
+  }
+  return true;
+}
+
+MLOperandDescriptor validateQuantizeLinear(std::string_view label, const MLOperandDescriptor& input,
+                                           const MLOperandDescriptor& scale,
+                                           const MLOperandDescriptor& zeroPoint) {
+  constexpr std::string_view type = "quantizeLinear";
+  checkOperandLimits(type, label, "input", input);
+  checkOperandLimits(type, label, "scale", scale);
+  checkOperandLimits(type, label, "zeroPoint", zeroPoint);
+  checkSameDataType(type, label, "input", input, "scale", scale);
+  checkScaleAndZeroPoint(type, label, input, scale, zeroPoint);
+  return {zeroPoint.dataType, input.shape};
+}
+
+MLOperandDescriptor validateDequantizeLinear(std::string_view label,
+                                             const MLOperandDescriptor& input,
+                                             const MLOperandDescriptor& scale,
+                                             const MLOperandDescriptor& zeroPoint) {
+  constexpr std::string_view type = "dequantizeLinear";
+  checkOperandLimits(type, label, "input", input);
+  checkOperandLimits(type, label, "scale", scale);
+  checkOperandLimits(type, label, "zeroPoint", zeroPoint);
+  checkSameDataType(type, label, "input", input, "zeroPoint", zeroPoint);
+  checkScaleAndZeroPoint(type, label, input, scale, zeroPoint);
+  return {scale.dataType, input.shape};
+}
+
+namespace {
+[[maybe_unused]] const bool registered = [] {
+  registerOpLimits("quantizeLinear", {{"input", anyRank(types::kFloat)},
+                                      {"scale", anyRank(types::kFloat)},
+                                      {"zeroPoint", anyRank(kQuantized)},
+                                      {"output", anyRank(kQuantized)}});
+  registerOpLimits("dequantizeLinear", {{"input", anyRank(kQuantized)},
+                                        {"scale", anyRank(types::kFloat)},
+                                        {"zeroPoint", anyRank(kQuantized)},
+                                        {"output", anyRank(types::kFloat)}});
+  return true;
+}();
+}  // namespace
+}  // namespace graph
+
+MLOperand MLGraphBuilder::quantizeLinear(const MLOperand& input, const MLOperand& scale,
+                                         const MLOperand& zeroPoint,
+                                         const MLOperatorOptions& options) {
+  auto& state =
+      graph::beginOp(*this, "quantizeLinear", options.label, {&input, &scale, &zeroPoint});
+  auto output = graph::validateQuantizeLinear(options.label, input.descriptor(), scale.descriptor(),
+                                              zeroPoint.descriptor());
+  return state.addOperation("quantizeLinear", options.label, {input, scale, zeroPoint}, {}, output);
+}
+
+MLOperand MLGraphBuilder::dequantizeLinear(const MLOperand& input, const MLOperand& scale,
+                                           const MLOperand& zeroPoint,
+                                           const MLOperatorOptions& options) {
+  auto& state =
+      graph::beginOp(*this, "dequantizeLinear", options.label, {&input, &scale, &zeroPoint});
+  auto output = graph::validateDequantizeLinear(options.label, input.descriptor(),
+                                                scale.descriptor(), zeroPoint.descriptor());
+  return state.addOperation("dequantizeLinear", options.label, {input, scale, zeroPoint}, {},
+                            output);
+}
+
+}  // namespace webnn

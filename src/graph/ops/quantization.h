@@ -1,0 +1,26 @@
+// quantizeLinear / dequantizeLinear: scale and zeroPoint share a shape of the input's rank that is
+// blockwise broadcastable to the input (each dimension of scale divides the input's).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "webnn/types.h"
+
+namespace webnn::graph {
+
+// Output: zeroPoint's data type, input's shape.
+MLOperandDescriptor validateQuantizeLinear(std::string_view label, const MLOperandDescriptor& input,
+                                           const MLOperandDescriptor& scale,
+                                           const MLOperandDescriptor& zeroPoint);
+// Output: scale's data type, input's shape.
+MLOperandDescriptor validateDequantizeLinear(std::string_view label,
+                                             const MLOperandDescriptor& input,
+                                             const MLOperandDescriptor& scale,
+                                             const MLOperandDescriptor& zeroPoint);
+
+// Whether `from` is blockwise broadcastable to `to`: same rank, each to[i] % from[i] == 0.
+bool isBlockwiseBroadcastable(const std::vector<uint32_t>& from, const std::vector<uint32_t>& to);
+
+}  // namespace webnn::graph
