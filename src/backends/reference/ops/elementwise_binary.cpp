@@ -44,23 +44,53 @@ template <class T>
 T wrapMul(T x, T y) {
   using U = std::make_unsigned_t<T>;
   using Wide = std::conditional_t<sizeof(U) < sizeof(unsigned), unsigned, U>;
-  return static_cast<T>(static_cast<Wide>(static_cast<U>(x)) * static_cast<Wide>(static_cast<U>(y)));
+  return static_cast<T>(static_cast<Wide>(static_cast<U>(x)) *
+                        static_cast<Wide>(static_cast<U>(y)));
+}
+
+// Exact integer power: wraps like repeated multiplication. A negative exponent gives 1 / base^n
+// truncated toward zero (0 unless base is 1 or -1; 0 to a negative power gives 0, as x / 0 does).
+template <class T>
+T integerPow(T base, T exponent) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exponent < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return exponent % 2 == 0 ? 1 : -1;
+      return 0;
+    }
+  }
+  T result = 1;
+  while (exponent != 0) {
+    if (exponent & 1) result = wrapMul(result, base);
+    base = wrapMul(base, base);
+    exponent = static_cast<T>(exponent >> 1);
+  }
+  return result;
 }
 
 WEBNN_REFERENCE_KERNELS {
   registerKernel("add", [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
-      if constexpr (std::is_floating_point_v<V>) return x + y; else return wrapAdd(x, y);
+      if constexpr (std::is_floating_point_v<V>)
+        return x + y;
+      else
+        return wrapAdd(x, y);
     });
   });
   registerKernel("sub", [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
-      if constexpr (std::is_floating_point_v<V>) return x - y; else return wrapSub(x, y);
+      if constexpr (std::is_floating_point_v<V>)
+        return x - y;
+      else
+        return wrapSub(x, y);
     });
   });
   registerKernel("mul", [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
-      if constexpr (std::is_floating_point_v<V>) return x * y; else return wrapMul(x, y);
+      if constexpr (std::is_floating_point_v<V>)
+        return x * y;
+      else
+        return wrapMul(x, y);
     });
   });
   registerKernel("div", [](const KernelContext& c) {
@@ -87,7 +117,7 @@ WEBNN_REFERENCE_KERNELS {
       if constexpr (std::is_floating_point_v<V>) {
         return std::pow(x, y);
       } else {
-        return static_cast<V>(fromDouble<V>(std::pow(static_cast<double>(x), static_cast<double>(y))));
+        return integerPow(x, y);
       }
     });
   });
