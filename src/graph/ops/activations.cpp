@@ -161,14 +161,12 @@ MLOperand MLGraphBuilder::tanh(const MLOperand& input, const MLOperatorOptions& 
 MLOperand MLGraphBuilder::elu(const MLOperand& input, const MLEluOptions& options) {
   return graph::activationWithOptions(*this, "elu", input, options, graph::resolveElu);
 }
-MLOperand MLGraphBuilder::hardSigmoid(const MLOperand& input,
-                                      const MLHardSigmoidOptions& options) {
+MLOperand MLGraphBuilder::hardSigmoid(const MLOperand& input, const MLHardSigmoidOptions& options) {
   return graph::activationWithOptions(*this, "hardSigmoid", input, options,
                                       graph::resolveHardSigmoid);
 }
 MLOperand MLGraphBuilder::leakyRelu(const MLOperand& input, const MLLeakyReluOptions& options) {
-  return graph::activationWithOptions(*this, "leakyRelu", input, options,
-                                      graph::resolveLeakyRelu);
+  return graph::activationWithOptions(*this, "leakyRelu", input, options, graph::resolveLeakyRelu);
 }
 MLOperand MLGraphBuilder::linear(const MLOperand& input, const MLLinearOptions& options) {
   return graph::activationWithOptions(*this, "linear", input, options, graph::resolveLinear);

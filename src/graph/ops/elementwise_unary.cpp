@@ -58,9 +58,9 @@ MLOperand predicate(MLGraphBuilder& builder, std::string_view type, const MLOper
 }  // namespace
 }  // namespace graph
 
-#define WEBNN_UNARY_METHOD(name)                                                           \
+#define WEBNN_UNARY_METHOD(name)                                                             \
   MLOperand MLGraphBuilder::name(const MLOperand& input, const MLOperatorOptions& options) { \
-    return graph::unary(*this, #name, input, options);                                     \
+    return graph::unary(*this, #name, input, options);                                       \
   }
 WEBNN_UNARY_METHOD(abs)
 WEBNN_UNARY_METHOD(ceil)

@@ -31,7 +31,8 @@ template <class T>
 T wrapMul(T x, T y) {
   using U = std::make_unsigned_t<T>;
   using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
-  return static_cast<T>(static_cast<Wide>(static_cast<U>(x)) * static_cast<Wide>(static_cast<U>(y)));
+  return static_cast<T>(static_cast<Wide>(static_cast<U>(x)) *
+                        static_cast<Wide>(static_cast<U>(y)));
 }
 
 void relu(const KernelContext& context) {
@@ -111,7 +112,8 @@ void clamp(const KernelContext& context) {
       const T high = fromDouble<T>(options.maxValue);
       const T* pi = in.as<T>();
       T* po = out.as<T>();
-      for (uint64_t i = 0; i < count; ++i) po[i] = pi[i] < low ? low : (pi[i] > high ? high : pi[i]);
+      for (uint64_t i = 0; i < count; ++i)
+        po[i] = pi[i] < low ? low : (pi[i] > high ? high : pi[i]);
     }
   });
 }
@@ -184,14 +186,14 @@ WEBNN_REFERENCE_KERNELS {
   });
   registerKernel("softplus", [](const KernelContext& c) {
     // log(1 + exp(x)), in a form that does not overflow for large x.
-    mapFloats(c, [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); });
+    mapFloats(
+        c, [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); });
   });
   registerKernel("softsign", [](const KernelContext& c) {
     mapFloats(c, [](double x) { return x / (1.0 + std::fabs(x)); });
   });
-  registerKernel("tanh", [](const KernelContext& c) {
-    mapFloats(c, [](double x) { return std::tanh(x); });
-  });
+  registerKernel(
+      "tanh", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tanh(x); }); });
 }
 
 }  // namespace

@@ -92,17 +92,28 @@ WEBNN_REFERENCE_KERNELS {
     const Tensor out = c.output(0);
     std::memcpy(out.data, in.data, out.byteLength());
   });
-  registerKernel("ceil", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::ceil(x); }); });
-  registerKernel("floor", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::floor(x); }); });
+  registerKernel(
+      "ceil", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::ceil(x); }); });
+  registerKernel("floor", [](const KernelContext& c) {
+    mapFloats(c, [](double x) { return std::floor(x); });
+  });
   registerKernel("roundEven", [](const KernelContext& c) { mapFloats(c, roundHalfToEven); });
-  registerKernel("cos", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::cos(x); }); });
-  registerKernel("sin", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sin(x); }); });
-  registerKernel("tan", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tan(x); }); });
-  registerKernel("erf", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::erf(x); }); });
-  registerKernel("exp", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::exp(x); }); });
-  registerKernel("log", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::log(x); }); });
-  registerKernel("sqrt", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sqrt(x); }); });
-  registerKernel("reciprocal", [](const KernelContext& c) { mapFloats(c, [](double x) { return 1.0 / x; }); });
+  registerKernel(
+      "cos", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::cos(x); }); });
+  registerKernel(
+      "sin", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sin(x); }); });
+  registerKernel(
+      "tan", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tan(x); }); });
+  registerKernel(
+      "erf", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::erf(x); }); });
+  registerKernel(
+      "exp", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::exp(x); }); });
+  registerKernel(
+      "log", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::log(x); }); });
+  registerKernel(
+      "sqrt", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sqrt(x); }); });
+  registerKernel("reciprocal",
+                 [](const KernelContext& c) { mapFloats(c, [](double x) { return 1.0 / x; }); });
   registerKernel("isNaN", [](const KernelContext& c) {
     predicateKernel(c, [](double x) { return std::isnan(x); });
   });
