@@ -1,0 +1,30 @@
+// Replays one conformance case through the public API: build, (fill hollow constants), dispatch,
+// read and compare every expected output.
+#pragma once
+
+#include <webnn/webnn.h>
+
+#include <string>
+
+#include "conformance/case_loader.h"
+
+namespace webnn::conformance {
+
+// How the case's constant inputs reach the graph.
+enum class ConstantPath {
+  Classic,  // builder.constant(descriptor, data)
+  Hollow,   // builder.constant(descriptor, {label}) and graph.setConstantData/writeConstantData
+};
+const char* toString(ConstantPath path);
+
+struct ReplayResult {
+  bool passed = false;
+  // On failure: what differed ("output 'x' [3]: got 1, expected 2 (4 ULP > 1 ULP)") or the error
+  // thrown and where ("TypeError at conv2d: ...").
+  std::string message;
+  bool runnerError = false;  // the runner could not express the case (not the library's fault)
+};
+
+ReplayResult replayCase(MLContext& context, const Case& c, ConstantPath path);
+
+}  // namespace webnn::conformance

@@ -1,0 +1,196 @@
+#include "conformance/runner.h"
+
+#include <webnn/webnn.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "conformance/case_loader.h"
+#include "conformance/known_failures.h"
+#include "conformance/replay.h"
+
+namespace webnn::conformance {
+namespace {
+
+using Status = CaseOutcome::Status;
+
+bool selected(const RunnerOptions& options, const std::string& op) {
+  return options.ops.empty() ||
+         std::find(options.ops.begin(), options.ops.end(), op) != options.ops.end();
+}
+
+const char* statusText(Status status) {
+  switch (status) {
+    case Status::Passed:
+      return "PASS";
+    case Status::Failed:
+      return "FAIL";
+    case Status::Known:
+      return "KNOWN";
+    case Status::KnownNowPassing:
+      return "KNOWN-NOW-PASSING";
+  }
+  return "?";
+}
+
+CaseOutcome runCase(MLContext& context, const Case& c, const KnownFailures& known) {
+  CaseOutcome outcome;
+  outcome.op = c.op;
+  outcome.name = c.name;
+  std::vector<ConstantPath> paths = {ConstantPath::Classic};
+  if (c.hasConstants()) paths.push_back(ConstantPath::Hollow);
+  for (ConstantPath path : paths) {
+    ReplayResult result = replayCase(context, c, path);
+    if (result.passed) continue;
+    outcome.failures.emplace_back(toString(path), result.message);
+    outcome.runnerError = outcome.runnerError || result.runnerError;
+  }
+  const std::string* reason = known.reason(c.id());
+  if (reason) outcome.knownReason = *reason;
+  if (outcome.failures.empty()) {
+    outcome.status = reason ? Status::KnownNowPassing : Status::Passed;
+  } else {
+    outcome.status = reason ? Status::Known : Status::Failed;
+  }
+  return outcome;
+}
+
+}  // namespace
+
+size_t Report::passed() const {
+  return std::count_if(cases.begin(), cases.end(), [](const CaseOutcome& c) {
+    return c.status == Status::Passed || c.status == Status::KnownNowPassing;
+  });
+}
+size_t Report::failed() const {
+  return std::count_if(cases.begin(), cases.end(),
+                       [](const CaseOutcome& c) { return c.status == Status::Failed; });
+}
+size_t Report::known() const {
+  return std::count_if(cases.begin(), cases.end(),
+                       [](const CaseOutcome& c) { return c.status == Status::Known; });
+}
+size_t Report::knownNowPassing() const {
+  return std::count_if(cases.begin(), cases.end(),
+                       [](const CaseOutcome& c) { return c.status == Status::KnownNowPassing; });
+}
+int Report::exitStatus() const {
+  return failed() == 0 && knownNowPassing() == 0 && staleKnownFailures.empty() ? 0 : 1;
+}
+
+Report runConformance(const RunnerOptions& options, std::FILE* progress) {
+  const std::vector<CaseFile> files = loadCaseDirectory(options.directory);
+  KnownFailures known;
+  if (options.knownFailures) known = KnownFailures::load(*options.knownFailures);
+
+  MLContextOptions contextOptions;
+  contextOptions.backend = options.backend;
+  MLContext context = createContext(contextOptions);
+
+  Report report;
+  report.backend = context.backendName();
+  std::set<std::string> seen;
+  for (const CaseFile& file : files) {
+    if (!selected(options, file.op)) continue;
+    for (const Case& c : file.cases) {
+      seen.insert(c.id());
+      if (!options.caseSubstring.empty() &&
+          c.name.find(options.caseSubstring) == std::string::npos) {
+        continue;
+      }
+      if (options.verbose && progress) {
+        std::fprintf(progress, "%s/%s ... ", c.op.c_str(), c.name.c_str());
+        std::fflush(progress);
+      }
+      report.cases.push_back(runCase(context, c, known));
+      if (options.verbose && progress) {
+        std::fprintf(progress, "%s\n", statusText(report.cases.back().status));
+        std::fflush(progress);
+      }
+    }
+  }
+  // Entries naming no case at all: only judged on a run of the whole suite.
+  if (options.ops.empty()) {
+    for (const auto& [id, reason] : known.entries()) {
+      if (!seen.count(id)) report.staleKnownFailures.push_back(id);
+    }
+  }
+  for (const std::string& op : options.ops) {
+    if (std::none_of(files.begin(), files.end(), [&](const CaseFile& f) { return f.op == op; })) {
+      throw std::runtime_error("no vectors for op \"" + op + "\" in " + options.directory.string());
+    }
+  }
+  return report;
+}
+
+std::string summaryLine(const Report& report) {
+  return "conformance: " + std::to_string(report.passed()) + " passed, " +
+         std::to_string(report.failed()) + " failed, " + std::to_string(report.known()) + " known";
+}
+
+void printReport(const Report& report, std::FILE* out) {
+  struct Row {
+    size_t passed = 0, failed = 0, known = 0;
+  };
+  std::map<std::string, Row> rows;
+  for (const CaseOutcome& c : report.cases) {
+    Row& row = rows[c.op];
+    if (c.status == Status::Passed || c.status == Status::KnownNowPassing) ++row.passed;
+    if (c.status == Status::Failed) ++row.failed;
+    if (c.status == Status::Known) ++row.known;
+  }
+  std::fprintf(out, "backend: %s\n\n%-38s %7s %7s %7s\n", report.backend.c_str(), "op", "passed",
+               "failed", "known");
+  for (const auto& [op, row] : rows) {
+    std::fprintf(out, "%-38s %7zu %7zu %7zu\n", op.c_str(), row.passed, row.failed, row.known);
+  }
+
+  auto printCases = [&](Status status, const char* title) {
+    bool any = false;
+    for (const CaseOutcome& c : report.cases) {
+      if (c.status != status) continue;
+      if (!any) std::fprintf(out, "\n%s:\n", title);
+      any = true;
+      std::fprintf(out, "  %s/%s\n", c.op.c_str(), c.name.c_str());
+      if (!c.knownReason.empty()) std::fprintf(out, "    known: %s\n", c.knownReason.c_str());
+      for (const auto& [path, message] : c.failures) {
+        std::fprintf(out, "    %s: %s\n", path.c_str(), message.c_str());
+      }
+    }
+  };
+  printCases(Status::Failed, "failures");
+  printCases(Status::KnownNowPassing,
+             "known failures now passing (remove them from the known-failure list)");
+  if (!report.staleKnownFailures.empty()) {
+    std::fprintf(out, "\nknown-failure entries that name no case (remove them):\n");
+    for (const std::string& id : report.staleKnownFailures) std::fprintf(out, "  %s\n", id.c_str());
+  }
+  std::fprintf(out, "\n%s\n", summaryLine(report).c_str());
+}
+
+std::string reportJson(const Report& report) {
+  nlohmann::ordered_json json;
+  json["backend"] = report.backend;
+  json["passed"] = report.passed();
+  json["failed"] = report.failed();
+  json["known"] = report.known();
+  json["knownNowPassing"] = report.knownNowPassing();
+  json["staleKnownFailures"] = report.staleKnownFailures;
+  nlohmann::ordered_json cases = nlohmann::ordered_json::array();
+  for (const CaseOutcome& c : report.cases) {
+    nlohmann::ordered_json entry;
+    entry["op"] = c.op;
+    entry["name"] = c.name;
+    entry["status"] = statusText(c.status);
+    if (!c.knownReason.empty()) entry["knownReason"] = c.knownReason;
+    if (c.runnerError) entry["runnerError"] = true;
+    for (const auto& [path, message] : c.failures) entry["failures"][path] = message;
+    cases.push_back(entry);
+  }
+  json["cases"] = cases;
+  json["summary"] = summaryLine(report);
+  return json.dump(1);
+}
+
+}  // namespace webnn::conformance
