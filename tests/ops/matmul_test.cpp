@@ -1,0 +1,179 @@
+// matmul: rank 2 to 4 (and more), broadcast batch dimensions, float16; the TypeErrors (1-D
+// operands are not allowed in the current spec).
+#include <cmath>
+#include <cstring>
+
+#include "core/float16.h"
+#include "test_helpers.h"
+
+// Options are written with designated initializers; the members left out keep their defaults.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace webnn {
+namespace {
+
+using testing::expectError;
+using K = Error::Kind;
+constexpr MLOperandDataType F32 = MLOperandDataType::Float32;
+constexpr MLOperandDataType F16 = MLOperandDataType::Float16;
+
+// Builds one graph from float data (converted to float16 where the descriptor says so) and runs
+// it, returning the output as floats.
+struct Runner {
+  MLContext context = createContext();
+  MLGraphBuilder builder{context};
+  std::map<std::string, std::pair<MLOperandDescriptor, std::vector<float>>> feeds;
+
+  MLOperand input(const std::string& name, std::vector<uint32_t> shape, std::vector<float> data,
+                  MLOperandDataType type = F32) {
+    MLOperandDescriptor descriptor{type, std::move(shape)};
+    feeds[name] = {descriptor, std::move(data)};
+    return builder.input(name, descriptor);
+  }
+  static std::vector<std::byte> encode(MLOperandDataType type, const std::vector<float>& values) {
+    std::vector<std::byte> bytes;
+    if (type == F16) {
+      std::vector<uint16_t> bits;
+      for (float v : values) bits.push_back(floatToHalf(v));
+      bytes.resize(bits.size() * 2);
+      std::memcpy(bytes.data(), bits.data(), bytes.size());
+    } else {
+      bytes.resize(values.size() * 4);
+      std::memcpy(bytes.data(), values.data(), bytes.size());
+    }
+    return bytes;
+  }
+  MLOperand constant(std::vector<uint32_t> shape, const std::vector<float>& data,
+                     MLOperandDataType type = F32) {
+    return builder.constant({type, std::move(shape)}, encode(type, data));
+  }
+  std::vector<float> run(const MLOperand& output) {
+    MLGraph graph = builder.build({{"out", output}});
+    MLNamedTensors inputs;
+    for (const auto& [name, feed] : feeds) {
+      MLTensor tensor = testing::inputTensor(context, feed.first);
+      context.writeTensor(tensor, encode(feed.first.dataType, feed.second));
+      inputs.emplace(name, tensor);
+    }
+    const MLOperandDescriptor outDescriptor = graph.outputDescriptors().at("out");
+    MLTensor out = testing::outputTensor(context, outDescriptor);
+    context.dispatch(graph, inputs, {{"out", out}});
+    auto bytes = context.readTensor(out);
+    std::vector<float> values;
+    if (outDescriptor.dataType == F16) {
+      std::vector<uint16_t> bits(bytes.size() / 2);
+      std::memcpy(bits.data(), bytes.data(), bytes.size());
+      for (uint16_t b : bits) values.push_back(halfToFloat(b));
+    } else {
+      values.resize(bytes.size() / 4);
+      std::memcpy(values.data(), bytes.data(), bytes.size());
+    }
+    return values;
+  }
+};
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected,
+                float tolerance = 1e-4f) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], tolerance * std::max(1.0f, std::abs(expected[i])))
+        << "at " << i;
+  }
+}
+
+[[maybe_unused]] std::vector<float> iota(size_t count, float start = 0) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) values[i] = start + static_cast<float>(i);
+  return values;
+}
+
+TEST(Matmul, TwoByTwo) {
+  Runner r;
+  auto a = r.input("a", {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto b = r.input("b", {3, 2}, {1, 2, 3, 4, 5, 6});
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.shape(), (std::vector<uint32_t>{2, 2}));
+  expectNear(r.run(y), {22, 28, 49, 64});
+}
+
+TEST(Matmul, BatchedThreeD) {
+  Runner r;
+  auto a = r.input("a", {2, 1, 2}, {1, 2, 3, 4});
+  auto b = r.input("b", {2, 2, 1}, {1, 1, 1, -1});
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.shape(), (std::vector<uint32_t>{2, 1, 1}));
+  expectNear(r.run(y), {3, -1});
+}
+
+TEST(Matmul, BroadcastsBatchDimensions) {
+  // a [2, 1, 1, 2] x b [3, 2, 1] -> [2, 3, 1, 1]: every a row times every b column.
+  Runner r;
+  auto a = r.input("a", {2, 1, 1, 2}, {1, 2, 10, 20});
+  auto b = r.input("b", {3, 2, 1}, {1, 0, 0, 1, 1, 1});
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.shape(), (std::vector<uint32_t>{2, 3, 1, 1}));
+  expectNear(r.run(y), {1, 2, 3, 10, 20, 30});
+}
+
+TEST(Matmul, RankFourTimesRankTwo) {
+  Runner r;
+  auto a = r.input("a", {2, 2, 1, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  auto b = r.constant({2, 2}, {1, 0, 0, 2});
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.shape(), (std::vector<uint32_t>{2, 2, 1, 2}));
+  expectNear(r.run(y), {1, 4, 3, 8, 5, 12, 7, 16});
+}
+
+TEST(Matmul, RankTwoTimesRankThree) {
+  Runner r;
+  auto a = r.constant({1, 2}, {1, 2});
+  auto b = r.input("b", {2, 2, 2}, {1, 0, 0, 1, 2, 0, 0, 2});
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.shape(), (std::vector<uint32_t>{2, 1, 2}));
+  expectNear(r.run(y), {1, 2, 2, 4});
+}
+
+TEST(Matmul, Float16) {
+  Runner r;
+  auto a = r.input("a", {2, 3}, {1, 2, 3, 4, 5, 6}, F16);
+  auto b = r.input("b", {3, 2}, {0.5, 1, 1.5, 2, 2.5, 3}, F16);
+  auto y = r.builder.matmul(a, b);
+  EXPECT_EQ(y.dataType(), F16);
+  expectNear(r.run(y), {11, 14, 24.5, 32}, 1e-3f);
+}
+
+TEST(Matmul, ShapeInferenceFiveD) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  auto a = builder.input("a", {F32, {2, 2, 1, 3, 4}});
+  auto b = builder.input("b", {F32, {1, 2, 1, 4, 5}});
+  EXPECT_EQ(builder.matmul(a, b).shape(), (std::vector<uint32_t>{2, 2, 1, 3, 5}));
+}
+
+TEST(Matmul, Errors) {
+  struct Case {
+    std::string name;
+    MLOperandDescriptor a, b;
+    std::string fragment;
+  };
+  std::vector<Case> cases = {
+      {"1-D a", {F32, {3}}, {F32, {3, 2}}, "a has rank 1"},
+      {"1-D b", {F32, {2, 3}}, {F32, {3}}, "b has rank 1"},
+      {"scalar", {F32, {}}, {F32, {3, 2}}, "a has rank 0"},
+      {"int", {MLOperandDataType::Int32, {2, 3}}, {MLOperandDataType::Int32, {3, 2}}, "int32"},
+      {"types", {F32, {2, 3}}, {F16, {3, 2}}, "same data type"},
+      {"inner", {F32, {2, 3}}, {F32, {2, 3}}, "inner dimensions differ"},
+      {"batch", {F32, {2, 2, 3}}, {F32, {3, 3, 2}}, "not broadcastable"},
+  };
+  for (auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    auto a = builder.input("a", c.a);
+    auto b = builder.input("b", c.b);
+    expectError([&] { builder.matmul(a, b, {{"mm"}}); }, K::TypeError, {"matmul 'mm'", c.fragment});
+  }
+}
+
+}  // namespace
+}  // namespace webnn
