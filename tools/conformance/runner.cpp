@@ -2,7 +2,11 @@
 
 #include <webnn/webnn.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -14,6 +18,24 @@ namespace webnn::conformance {
 namespace {
 
 using Status = CaseOutcome::Status;
+
+// The case being replayed, for the crash message: a kernel that crashes takes the runner with
+// it, and this says which case (and path) it was.
+char gCurrentCase[1024] = "";
+
+extern "C" void reportCrash(int signal) {
+  const char prefix[] = "\nconformance: crashed (signal) while running ";
+  [[maybe_unused]] ssize_t written = ::write(STDERR_FILENO, prefix, sizeof prefix - 1);
+  written = ::write(STDERR_FILENO, gCurrentCase, std::strlen(gCurrentCase));
+  written = ::write(STDERR_FILENO, "\n", 1);
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+void setCurrentCase(const Case& c, ConstantPath path) {
+  std::snprintf(gCurrentCase, sizeof gCurrentCase, "%s/%s (%s)", c.op.c_str(), c.name.c_str(),
+                toString(path));
+}
 
 bool selected(const RunnerOptions& options, const std::string& op) {
   return options.ops.empty() ||
@@ -41,6 +63,7 @@ CaseOutcome runCase(MLContext& context, const Case& c, const KnownFailures& know
   std::vector<ConstantPath> paths = {ConstantPath::Classic};
   if (c.hasConstants()) paths.push_back(ConstantPath::Hollow);
   for (ConstantPath path : paths) {
+    setCurrentCase(c, path);
     ReplayResult result = replayCase(context, c, path);
     if (result.passed) continue;
     outcome.failures.emplace_back(toString(path), result.message);
@@ -81,8 +104,15 @@ int Report::exitStatus() const {
 
 Report runConformance(const RunnerOptions& options, std::FILE* progress) {
   const std::vector<CaseFile> files = loadCaseDirectory(options.directory);
+  for (const std::string& op : options.ops) {
+    if (std::none_of(files.begin(), files.end(), [&](const CaseFile& f) { return f.op == op; })) {
+      throw std::runtime_error("no vectors for op \"" + op + "\" in " + options.directory.string());
+    }
+  }
   KnownFailures known;
   if (options.knownFailures) known = KnownFailures::load(*options.knownFailures);
+
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(signal, reportCrash);
 
   MLContextOptions contextOptions;
   contextOptions.backend = options.backend;
@@ -105,7 +135,12 @@ Report runConformance(const RunnerOptions& options, std::FILE* progress) {
       }
       report.cases.push_back(runCase(context, c, known));
       if (options.verbose && progress) {
-        std::fprintf(progress, "%s\n", statusText(report.cases.back().status));
+        const CaseOutcome& outcome = report.cases.back();
+        std::fprintf(progress, "%s%s\n", statusText(outcome.status),
+                     c.hasConstants() ? " (classic + hollow)" : "");
+        for (const auto& [path, message] : outcome.failures) {
+          std::fprintf(progress, "    %s: %s\n", path.c_str(), message.c_str());
+        }
         std::fflush(progress);
       }
     }
@@ -114,11 +149,6 @@ Report runConformance(const RunnerOptions& options, std::FILE* progress) {
   if (options.ops.empty()) {
     for (const auto& [id, reason] : known.entries()) {
       if (!seen.count(id)) report.staleKnownFailures.push_back(id);
-    }
-  }
-  for (const std::string& op : options.ops) {
-    if (std::none_of(files.begin(), files.end(), [&](const CaseFile& f) { return f.op == op; })) {
-      throw std::runtime_error("no vectors for op \"" + op + "\" in " + options.directory.string());
     }
   }
   return report;
