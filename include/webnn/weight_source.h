@@ -114,8 +114,7 @@ class WeightSource {
   FileReader& reader() const { return *reader_; }
 
  private:
-  const TensorInfo& checkTensor(const TensorInfo& t, uint64_t offsetInTensor,
-                                size_t size) const;
+  const TensorInfo& checkTensor(const TensorInfo& t, uint64_t offsetInTensor, size_t size) const;
 
   std::string path_;
   std::string filePath_;

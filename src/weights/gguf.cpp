@@ -17,7 +17,7 @@ namespace webnn::weights {
 namespace {
 
 constexpr uint32_t kDefaultAlignment = 32;
-constexpr uint32_t kMaxDims = 4;           // GGML_MAX_DIMS
+constexpr uint32_t kMaxDims = 4;  // GGML_MAX_DIMS
 constexpr int kMaxArrayNesting = 8;
 constexpr size_t kBufferBytes = 64 * 1024;
 
@@ -129,8 +129,8 @@ class Cursor {
   void require(uint64_t count, const std::string& what) const {
     if (count > remaining()) {
       throwDataError(file_, "truncated: " + what + " at offset " + std::to_string(position_) +
-                                " needs " + std::to_string(count) + " bytes, but the file ends at " +
-                                std::to_string(fileSize_));
+                                " needs " + std::to_string(count) +
+                                " bytes, but the file ends at " + std::to_string(fileSize_));
     }
   }
 
@@ -286,7 +286,8 @@ class GgufSource : public WeightSource {
       }
       t.shape.resize(nDims);
       for (uint32_t d = 0; d < nDims; ++d) {
-        const uint64_t dimension = cursor.get<uint64_t>("the dimensions of tensor " + quoteName(t.name));
+        const uint64_t dimension =
+            cursor.get<uint64_t>("the dimensions of tensor " + quoteName(t.name));
         if (dimension > UINT32_MAX) {
           fail("has dimension " + std::to_string(dimension) +
                ", larger than WebNN's limit of 4294967295");

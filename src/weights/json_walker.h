@@ -21,7 +21,7 @@ struct JsonScalar {
   enum class Kind { Null, Boolean, Integer, Unsigned, Float, String };
   Kind kind = Kind::Null;
   bool boolean = false;
-  int64_t integer = 0;    // Kind::Integer: negative values only
+  int64_t integer = 0;     // Kind::Integer: negative values only
   uint64_t unsigned_ = 0;  // Kind::Unsigned: non-negative integers
   double floating = 0;
   std::string string;

@@ -91,8 +91,8 @@ class HeaderWalker : public JsonWalker {
       if (!entry.shape) fail(entry.name, "has no \"shape\"");
       if (!entry.hasOffsets) fail(entry.name, "has no \"data_offsets\"");
       if (entry.offsets.size() != 2) {
-        fail(entry.name, "has " + std::to_string(entry.offsets.size()) +
-                             " \"data_offsets\" instead of 2");
+        fail(entry.name,
+             "has " + std::to_string(entry.offsets.size()) + " \"data_offsets\" instead of 2");
       }
     }
   }
@@ -135,7 +135,8 @@ class HeaderWalker : public JsonWalker {
   void valueIsNot(const JsonPath& path, const std::string& kind) {
     if (path.empty()) throwDataError(file_, "the header is " + kind + ", not a JSON object");
     if (isMetadata(path)) {
-      if (path.size() == 1) throwDataError(file_, "\"__metadata__\" is " + kind + ", not an object");
+      if (path.size() == 1)
+        throwDataError(file_, "\"__metadata__\" is " + kind + ", not an object");
       return;
     }
     if (path.size() == 1) fail(path[0].key, "is " + kind + ", not an object");
@@ -169,7 +170,8 @@ class SafetensorsSource : public WeightSource {
                           std::to_string(failure->offset) + ": " + describeFailure(*failure));
     }
     uint64_t headerLength = 0;
-    for (int i = 7; i >= 0; --i) headerLength = headerLength << 8 | static_cast<uint8_t>(lengthBytes[i]);
+    for (int i = 7; i >= 0; --i)
+      headerLength = headerLength << 8 | static_cast<uint8_t>(lengthBytes[i]);
     if (headerLength > fileSize() - 8) {
       throwDataError(file, "the header length " + std::to_string(headerLength) +
                                " goes beyond the end of the file (" + std::to_string(fileSize()) +
@@ -185,9 +187,9 @@ class SafetensorsSource : public WeightSource {
                                " is too small for a JSON object");
     }
     std::string header(headerLength, '\0');
-    if (const auto failure = preadExact(reader(), fileDescriptor(),
-                                        reinterpret_cast<std::byte*>(header.data()),
-                                        header.size(), 8)) {
+    if (const auto failure =
+            preadExact(reader(), fileDescriptor(), reinterpret_cast<std::byte*>(header.data()),
+                       header.size(), 8)) {
       throwOperationError(file + ": reading the header failed at offset " +
                           std::to_string(failure->offset) + ": " + describeFailure(*failure));
     }
@@ -204,8 +206,7 @@ class SafetensorsSource : public WeightSource {
       };
       const uint64_t begin = entry.offsets[0];
       const uint64_t end = entry.offsets[1];
-      const std::string range =
-          "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+      const std::string range = "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
       if (begin > end) fail("has data_offsets " + range + " that end before they begin");
       if (end > dataSize) {
         fail("has data_offsets " + range + " beyond the end of the data (" +
@@ -230,8 +231,8 @@ class SafetensorsSource : public WeightSource {
       }
       if (!dtype) {
         t.supported = false;
-        t.unsupportedReason = "tensor " + quoteName(t.name) + " has the unknown safetensors dtype " +
-                              quoteName(t.fileDataType);
+        t.unsupportedReason = "tensor " + quoteName(t.name) +
+                              " has the unknown safetensors dtype " + quoteName(t.fileDataType);
       } else if (!dtype->webnn) {
         t.supported = false;
         t.unsupportedReason = "tensor " + quoteName(t.name) + " has safetensors dtype " +

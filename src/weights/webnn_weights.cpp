@@ -117,16 +117,15 @@ class ManifestWalker : public JsonWalker {
   }
 
  private:
-  static bool inEntry(const JsonPath& path) {
-    return path.size() >= 2 && path[0].key == "tensors";
-  }
+  static bool inEntry(const JsonPath& path) { return path.size() >= 2 && path[0].key == "tensors"; }
   static bool known(const std::string& key) {
     return key == "dataType" || key == "shape" || key == "byteOffset" || key == "byteLength" ||
            key == "layout";
   }
   // Misplaced values in the members this reader uses are errors; unknown members are ignored.
   void misplaced(const JsonPath& path, std::string_view kind) {
-    if (path.empty()) throwDataError(file_, "the manifest is " + std::string(kind) + ", not an object");
+    if (path.empty())
+      throwDataError(file_, "the manifest is " + std::string(kind) + ", not an object");
     const std::string& top = path[0].key;
     if (top != "format" && top != "version" && top != "endianness" && top != "tensors") return;
     if (path.size() == 1 || (top == "tensors" && path.size() == 2) ||
@@ -157,8 +156,8 @@ class WebnnWeightsSource : public WeightSource {
   void checkWeightsHeader() {
     const std::string& file = filePath();
     if (fileSize() < kHeaderBytes) {
-      throwDataError(file, "too small (" + std::to_string(fileSize()) +
-                               " bytes) for the 8-byte WGWT header");
+      throwDataError(
+          file, "too small (" + std::to_string(fileSize()) + " bytes) for the 8-byte WGWT header");
     }
     uint8_t header[kHeaderBytes];
     if (const auto failure = preadExact(reader(), fileDescriptor(),
@@ -169,8 +168,8 @@ class WebnnWeightsSource : public WeightSource {
     if (std::memcmp(header, "WGWT", 4) != 0) {
       throwDataError(file, "not a WebNN weights file: the magic is not \"WGWT\"");
     }
-    const uint32_t version = static_cast<uint32_t>(header[4]) | header[5] << 8 |
-                             header[6] << 16 | static_cast<uint32_t>(header[7]) << 24;
+    const uint32_t version = static_cast<uint32_t>(header[4]) | header[5] << 8 | header[6] << 16 |
+                             static_cast<uint32_t>(header[7]) << 24;
     if (version != kVersion) {
       throwDataError(file, "unsupported WGWT version " + std::to_string(version) +
                                " (version 1 is supported)");
@@ -190,7 +189,8 @@ class WebnnWeightsSource : public WeightSource {
     if (!walker.version) throwDataError(manifestPath, "the manifest has no \"version\"");
     if (*walker.version != 1) {
       throwDataError(manifestPath, "unsupported manifest version " +
-                                       std::to_string(*walker.version) + " (version 1 is supported)");
+                                       std::to_string(*walker.version) +
+                                       " (version 1 is supported)");
     }
     if (walker.endianness && *walker.endianness != "little") {
       throwDataError(manifestPath, "the manifest's endianness is " + quoteName(*walker.endianness) +
@@ -238,8 +238,8 @@ class WebnnWeightsSource : public WeightSource {
       }
       if (t.supported && entry.layout && *entry.layout != "row-major") {
         t.supported = false;
-        t.unsupportedReason = "tensor " + quoteName(t.name) + " has layout " + quoteName(*entry.layout) +
-                              "; only row-major is supported";
+        t.unsupportedReason = "tensor " + quoteName(t.name) + " has layout " +
+                              quoteName(*entry.layout) + "; only row-major is supported";
       }
       if (t.supported) {
         t.dataType = *dataType;

@@ -20,7 +20,9 @@ WeightSource::WeightSource(std::string path, std::string filePath, int fd, uint6
       fileSize_(fileSize),
       reader_(std::move(reader)) {}
 
-WeightSource::~WeightSource() { weights::FileHandle close(fd_); }
+WeightSource::~WeightSource() {
+  weights::FileHandle close(fd_);
+}
 
 void WeightSource::setTensors(std::vector<TensorInfo> tensors) {
   // Unique names.
@@ -36,11 +38,10 @@ void WeightSource::setTensors(std::vector<TensorInfo> tensors) {
   for (const auto& t : tensors) {
     uint64_t end;
     if (!weights::checkedAdd(t.byteOffset, t.byteLength, end) || end > fileSize_) {
-      throwDataError(filePath_, "tensor " + quoteName(t.name) + " lies at bytes [" +
-                                    std::to_string(t.byteOffset) + ", +" +
-                                    std::to_string(t.byteLength) +
-                                    "), beyond the end of the file (" +
-                                    std::to_string(fileSize_) + " bytes)");
+      throwDataError(filePath_,
+                     "tensor " + quoteName(t.name) + " lies at bytes [" +
+                         std::to_string(t.byteOffset) + ", +" + std::to_string(t.byteLength) +
+                         "), beyond the end of the file (" + std::to_string(fileSize_) + " bytes)");
     }
     total += t.byteLength;  // cannot overflow once the ranges are known not to overlap
   }
@@ -103,13 +104,13 @@ void WeightSource::readRaw(const TensorInfo& t, uint64_t offsetInTensor,
   const auto failure =
       weights::preadExact(*reader_, fd_, destination.data(), destination.size(), start);
   if (!failure) return;
-  std::string message = filePath_ + ": reading tensor " + quoteName(own.name) + " failed at offset " +
-                        std::to_string(failure->offset) + " (byte " +
-                        std::to_string(failure->offset - own.byteOffset) + " of the tensor): " +
-                        weights::describeFailure(*failure);
+  std::string message = filePath_ + ": reading tensor " + quoteName(own.name) +
+                        " failed at offset " + std::to_string(failure->offset) + " (byte " +
+                        std::to_string(failure->offset - own.byteOffset) +
+                        " of the tensor): " + weights::describeFailure(*failure);
   if (failure->error == 0) {
-    message += " (the file was " + std::to_string(fileSize_) +
-               " bytes when opened; was it truncated?)";
+    message +=
+        " (the file was " + std::to_string(fileSize_) + " bytes when opened; was it truncated?)";
   }
   throwOperationError(message);
 }
@@ -134,8 +135,8 @@ std::string firstExisting(const std::vector<std::string>& candidates, const std:
   for (const auto& candidate : candidates) {
     tried += (tried.empty() ? "" : " or ") + quoteName(candidate);
   }
-  throwDataError(path, std::string("no ") + std::string(what) + " found beside it (looked for " +
-                           tried + ")");
+  throwDataError(
+      path, std::string("no ") + std::string(what) + " found beside it (looked for " + tried + ")");
 }
 
 // The manifest describing the .weights file `path`.
@@ -217,9 +218,8 @@ std::unique_ptr<WeightSource> WeightSource::open(const std::string& path,
     return weights::openWebnnWeights(path, path, weightsPath, std::move(reader));
   }
   if (endsWith(path, ".weights")) {
-    throwDataError(path, "not a WebNN weights file: it starts with " + hexBytes(head.data(),
-                                                                               std::min<size_t>(
-                                                                                   headSize, 4)) +
+    throwDataError(path, "not a WebNN weights file: it starts with " +
+                             hexBytes(head.data(), std::min<size_t>(headSize, 4)) +
                              ", not the magic \"WGWT\"");
   }
   if (file.size == 0) throwDataError(path, "the file is empty");

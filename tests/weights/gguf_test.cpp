@@ -93,8 +93,11 @@ TEST(WeightSourceGguf, UnsupportedTypesAreListedAndRefusedByName) {
   const struct {
     const char* name;
     const char* type;
-  } cases[] = {{"quantized", "q4_0"}, {"brain", "bf16"},  {"shorts", "i16"},
-               {"doubles", "f64"},    {"k_quant", "q4_K"}};
+  } cases[] = {{"quantized", "q4_0"},
+               {"brain", "bf16"},
+               {"shorts", "i16"},
+               {"doubles", "f64"},
+               {"k_quant", "q4_K"}};
   for (const auto& c : cases) {
     const TensorInfo& t = *source->find(c.name);
     EXPECT_FALSE(t.supported) << c.name;
@@ -159,7 +162,8 @@ TEST(WeightSourceGgufMalformed, TruncatedHeader) {
   }();
   const uint64_t cut = dataStart - 36;
   const std::string path = writeBytes(dir, Bytes(full.begin(), full.begin() + cut));
-  expectOpenError(path, {path, "truncated", "tensor 10", "the file ends at " + std::to_string(cut)});
+  expectOpenError(path,
+                  {path, "truncated", "tensor 10", "the file ends at " + std::to_string(cut)});
 }
 
 TEST(WeightSourceGgufMalformed, CountsThatCannotFitAreRefusedBeforeAllocating) {
@@ -231,8 +235,8 @@ TEST(WeightSourceGgufMalformed, MetadataValues) {
 }
 
 // One tensor info, then `data` at the 32-aligned data section.
-Bytes oneTensor(const std::string& name, std::vector<uint64_t> dims, uint32_t type,
-                uint64_t offset, const Bytes& data) {
+Bytes oneTensor(const std::string& name, std::vector<uint64_t> dims, uint32_t type, uint64_t offset,
+                const Bytes& data) {
   ByteWriter w = header(1, 0);
   ggufString(w, name);
   w.u32(static_cast<uint32_t>(dims.size()));

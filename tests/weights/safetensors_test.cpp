@@ -200,7 +200,9 @@ TEST(WeightSourceSafetensors, ListsUnsupportedDtypesAndRefusesToReadThem) {
 
 // ---- malformed files ----
 
-Bytes f32Data(size_t elements) { return patternBytes(elements * 4, 42); }
+Bytes f32Data(size_t elements) {
+  return patternBytes(elements * 4, 42);
+}
 
 std::string writeRaw(const TempDir& dir, const std::string& header, const Bytes& data) {
   const std::string path = dir.file("bad.safetensors");
@@ -255,43 +257,44 @@ TEST(WeightSourceSafetensorsMalformed, HeaderIsNotAnObject) {
 
 TEST(WeightSourceSafetensorsMalformed, OffsetsBeyondTheEnd) {
   TempDir dir;
-  const std::string path =
-      writeRaw(dir, R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
-                    R"("v":{"dtype":"F32","shape":[4],"data_offsets":[16,32]}})",
-               f32Data(6));
+  const std::string path = writeRaw(dir,
+                                    R"({"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                                    R"("v":{"dtype":"F32","shape":[4],"data_offsets":[16,32]}})",
+                                    f32Data(6));
   expectOpenError(path, {path, "tensor 'v'", "[16, 32]", "beyond the end of the data (24 bytes"});
 }
 
 TEST(WeightSourceSafetensorsMalformed, HugeOffsetsDoNotOverflow) {
   TempDir dir;
   const std::string path = writeRaw(
-      dir, R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[18446744073709551615,18446744073709551615]}})",
+      dir,
+      R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[18446744073709551615,18446744073709551615]}})",
       f32Data(1));
   expectOpenError(path, {"tensor 'w'", "beyond the end"});
 }
 
 TEST(WeightSourceSafetensorsMalformed, ReversedOffsets) {
   TempDir dir;
-  expectOpenError(writeRaw(dir, R"({"w":{"dtype":"U8","shape":[0],"data_offsets":[8,4]}})",
-                           f32Data(4)),
-                  {"tensor 'w'", "[8, 4]", "end before they begin"});
+  expectOpenError(
+      writeRaw(dir, R"({"w":{"dtype":"U8","shape":[0],"data_offsets":[8,4]}})", f32Data(4)),
+      {"tensor 'w'", "[8, 4]", "end before they begin"});
 }
 
 TEST(WeightSourceSafetensorsMalformed, OverlappingTensors) {
   TempDir dir;
-  const std::string path =
-      writeRaw(dir, R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
-                    R"("b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
-               f32Data(4));
+  const std::string path = writeRaw(dir,
+                                    R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                                    R"("b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]}})",
+                                    f32Data(4));
   expectOpenError(path, {path, "'a'", "'b'", "overlap"});
 }
 
 TEST(WeightSourceSafetensorsMalformed, DuplicateNames) {
   TempDir dir;
-  const std::string path =
-      writeRaw(dir, R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
-                    R"("a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
-               f32Data(2));
+  const std::string path = writeRaw(dir,
+                                    R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                    R"("a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                    f32Data(2));
   expectOpenError(path, {path, "duplicate key 'a'"});
 }
 
@@ -305,9 +308,10 @@ TEST(WeightSourceSafetensorsMalformed, ByteLengthMismatch) {
 TEST(WeightSourceSafetensorsMalformed, OverflowingShapes) {
   TempDir dir;
   expectOpenError(
-      writeRaw(dir,
-               R"({"w":{"dtype":"F32","shape":[4294967295,4294967295,4294967295],"data_offsets":[0,4]}})",
-               f32Data(1)),
+      writeRaw(
+          dir,
+          R"({"w":{"dtype":"F32","shape":[4294967295,4294967295,4294967295],"data_offsets":[0,4]}})",
+          f32Data(1)),
       {"tensor 'w'", "overflows"});
   expectOpenError(
       writeRaw(dir, R"({"w":{"dtype":"F32","shape":[4294967296],"data_offsets":[0,4]}})",
@@ -332,9 +336,9 @@ TEST(WeightSourceSafetensorsMalformed, MissingOrMistypedMembers) {
   expectOpenError(
       writeRaw(dir, R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4,8]}})", f32Data(2)),
       {"tensor 'w'", "more than 2"});
-  expectOpenError(writeRaw(dir, R"({"w":{"dtype":7,"shape":[1],"data_offsets":[0,4]}})",
-                           f32Data(1)),
-                  {"tensor 'w'", "\"dtype\""});
+  expectOpenError(
+      writeRaw(dir, R"({"w":{"dtype":7,"shape":[1],"data_offsets":[0,4]}})", f32Data(1)),
+      {"tensor 'w'", "\"dtype\""});
   expectOpenError(
       writeRaw(dir, R"({"w":{"dtype":"F32","shape":"1","data_offsets":[0,4]}})", f32Data(1)),
       {"tensor 'w'", "\"shape\""});
@@ -385,9 +389,9 @@ TEST(WeightSourceSafetensorsFaults, ShortReadReturningZeroIsAnError) {
   const TensorInfo& half = *source->find("half");
   reader->arm(FaultyReader::Fault::Eof, half.byteOffset + 10, UINT64_MAX);
   Bytes bytes(half.byteLength);
-  expectError([&] { source->read(half, 0, bytes); }, Kind::OperationError,
-              {path, "'half'", "offset " + std::to_string(half.byteOffset + 10),
-               "unexpected end of file"});
+  expectError(
+      [&] { source->read(half, 0, bytes); }, Kind::OperationError,
+      {path, "'half'", "offset " + std::to_string(half.byteOffset + 10), "unexpected end of file"});
   reader->disarm();
   source->read(half, 0, bytes);
   EXPECT_EQ(bytes, tensors[1].data);

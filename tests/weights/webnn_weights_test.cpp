@@ -123,7 +123,8 @@ void expectOpenError(const std::string& path, std::initializer_list<std::string>
   expectError([&] { WeightSource::open(path); }, Kind::DataError, parts);
 }
 
-const char* kOne = R"("w": {"dataType": "float32", "shape": [2], "byteOffset": 8, "byteLength": 8})";
+const char* kOne =
+    R"("w": {"dataType": "float32", "shape": [2], "byteOffset": 8, "byteLength": 8})";
 
 TEST(WeightSourceWebnnWeightsMalformed, WeightsFileHeader) {
   TempDir dir;
@@ -146,7 +147,8 @@ TEST(WeightSourceWebnnWeightsMalformed, ManifestHeader) {
   expectOpenError(writeCase(dir, manifestWith(kOne, R"("format": "other", "version": 1)"), weights),
                   {"case.manifest.json", "format is 'other'"});
   expectOpenError(
-      writeCase(dir, manifestWith(kOne, R"("format": "wg-weights-manifest", "version": 2)"), weights),
+      writeCase(dir, manifestWith(kOne, R"("format": "wg-weights-manifest", "version": 2)"),
+                weights),
       {"case.manifest.json", "manifest version 2"});
   expectOpenError(writeCase(dir, manifestWith(kOne, R"("format": "wg-weights-manifest",
                                                         "version": 1, "endianness": "big")"),
@@ -154,12 +156,12 @@ TEST(WeightSourceWebnnWeightsMalformed, ManifestHeader) {
                   {"case.manifest.json", "'big'"});
   expectOpenError(writeCase(dir, R"({"format": "wg-weights-manifest", "version": 1})", weights),
                   {"no \"tensors\""});
-  expectOpenError(writeCase(dir, R"({"format": "wg-weights-manifest", "version": 1, "tensors": {,})",
-                            weights),
-                  {"case.manifest.json", "invalid JSON"});
-  expectOpenError(writeCase(dir, R"({"format": "wg-weights-manifest", "version": 1, "tensors": []})",
-                            weights),
-                  {"case.manifest.json", "tensors", "an array"});
+  expectOpenError(
+      writeCase(dir, R"({"format": "wg-weights-manifest", "version": 1, "tensors": {,})", weights),
+      {"case.manifest.json", "invalid JSON"});
+  expectOpenError(
+      writeCase(dir, R"({"format": "wg-weights-manifest", "version": 1, "tensors": []})", weights),
+      {"case.manifest.json", "tensors", "an array"});
 }
 
 TEST(WeightSourceWebnnWeightsMalformed, TensorEntries) {

@@ -36,11 +36,14 @@ Bytes patternBytes(size_t count, uint32_t seed) {
 
 void writeFile(const std::string& path, const Bytes& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-void writeFile(const std::string& path, const std::string& text) { writeFile(path, toBytes(text)); }
+void writeFile(const std::string& path, const std::string& text) {
+  writeFile(path, toBytes(text));
+}
 
 Bytes toBytes(const std::string& text) {
   Bytes bytes(text.size());
@@ -54,7 +57,9 @@ Bytes readTensor(const WeightSource& source, const TensorInfo& tensor) {
   return bytes;
 }
 
-ByteWriter& ByteWriter::u8(uint8_t v) { return raw(&v, 1); }
+ByteWriter& ByteWriter::u8(uint8_t v) {
+  return raw(&v, 1);
+}
 ByteWriter& ByteWriter::u16(uint16_t v) {
   const uint8_t b[2] = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8)};
   return raw(b, 2);
@@ -112,7 +117,9 @@ Bytes makeSafetensorsRaw(const std::string& header, const Bytes& data) {
   return writer.bytes();
 }
 
-void ggufString(ByteWriter& writer, const std::string& text) { writer.u64(text.size()).raw(text); }
+void ggufString(ByteWriter& writer, const std::string& text) {
+  writer.u64(text.size()).raw(text);
+}
 
 Bytes makeGguf(const std::vector<GgufTensor>& tensors, const GgufOptions& options) {
   ByteWriter w;
@@ -188,8 +195,9 @@ WebnnFiles makeWebnnWeights(const std::vector<WebnnTensor>& tensors) {
   w.raw("WGWT").u32(1);
   std::map<std::string, std::string> entries;  // sorted by name, as webnn-graph writes them
   for (const auto& t : tensors) {
-    entries[t.name] = "{\n      \"dataType\": \"" + t.dataType + "\",\n      \"shape\": " +
-                      shapeJson(t.shape) + ",\n      \"byteOffset\": " + std::to_string(w.size()) +
+    entries[t.name] = "{\n      \"dataType\": \"" + t.dataType +
+                      "\",\n      \"shape\": " + shapeJson(t.shape) +
+                      ",\n      \"byteOffset\": " + std::to_string(w.size()) +
                       ",\n      \"byteLength\": " + std::to_string(t.data.size()) +
                       ",\n      \"layout\": \"row-major\"\n    }";
     w.raw(t.data);
@@ -208,7 +216,8 @@ WebnnFiles makeWebnnWeights(const std::vector<WebnnTensor>& tensors) {
   return files;
 }
 
-std::string writeWebnnWeights(const TempDir& dir, const std::string& stem, const WebnnFiles& files) {
+std::string writeWebnnWeights(const TempDir& dir, const std::string& stem,
+                              const WebnnFiles& files) {
   writeFile(dir.file(stem + ".manifest.json"), files.manifestJson);
   const std::string weights = dir.file(stem + ".weights");
   writeFile(weights, files.weights);

@@ -72,13 +72,32 @@ Bytes makeSafetensorsRaw(const std::string& header, const Bytes& data);
 
 // ---- GGUF ----
 enum GgufValueType : uint32_t {
-  kGgufUint8 = 0, kGgufInt8 = 1, kGgufUint16 = 2, kGgufInt16 = 3, kGgufUint32 = 4,
-  kGgufInt32 = 5, kGgufFloat32 = 6, kGgufBool = 7, kGgufString = 8, kGgufArray = 9,
-  kGgufUint64 = 10, kGgufInt64 = 11, kGgufFloat64 = 12,
+  kGgufUint8 = 0,
+  kGgufInt8 = 1,
+  kGgufUint16 = 2,
+  kGgufInt16 = 3,
+  kGgufUint32 = 4,
+  kGgufInt32 = 5,
+  kGgufFloat32 = 6,
+  kGgufBool = 7,
+  kGgufString = 8,
+  kGgufArray = 9,
+  kGgufUint64 = 10,
+  kGgufInt64 = 11,
+  kGgufFloat64 = 12,
 };
 enum GgmlTypeId : uint32_t {
-  kGgmlF32 = 0, kGgmlF16 = 1, kGgmlQ4_0 = 2, kGgmlQ8_0 = 8, kGgmlQ4_K = 12, kGgmlI8 = 24,
-  kGgmlI16 = 25, kGgmlI32 = 26, kGgmlI64 = 27, kGgmlF64 = 28, kGgmlBF16 = 30,
+  kGgmlF32 = 0,
+  kGgmlF16 = 1,
+  kGgmlQ4_0 = 2,
+  kGgmlQ8_0 = 8,
+  kGgmlQ4_K = 12,
+  kGgmlI8 = 24,
+  kGgmlI16 = 25,
+  kGgmlI32 = 26,
+  kGgmlI64 = 27,
+  kGgmlF64 = 28,
+  kGgmlBF16 = 30,
 };
 struct GgufTensor {
   std::string name;
@@ -88,7 +107,7 @@ struct GgufTensor {
 };
 struct GgufOptions {
   uint32_t version = 3;
-  uint32_t alignment = 32;      // written as general.alignment unless 32 and !writeAlignment
+  uint32_t alignment = 32;  // written as general.alignment unless 32 and !writeAlignment
   bool writeAlignment = false;
   bool allMetadataTypes = true;  // add metadata of every value type, arrays and nested arrays
 };
