@@ -144,7 +144,7 @@ class Cursor {
           position_ += count;
           return;
         }
-        fill(what);
+        fill(count, what);
       }
       const size_t at = static_cast<size_t>(position_ - bufferStart_);
       const size_t n = std::min(count, buffer_.size() - at);
@@ -182,17 +182,26 @@ class Cursor {
   void skipString(const std::string& what) { position_ += stringLength(what); }
 
  private:
-  void fill(const std::string& what) {
+  // Reads ahead up to kBufferBytes, but needs only `needed` of them: a failure past those (in the
+  // tensor data after the header, say) is not the header's problem and just shortens the buffer.
+  void fill(size_t needed, const std::string& what) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kBufferBytes, remaining()));
     buffer_.resize(n);
-    readAt(buffer_.data(), n, position_, what);
     bufferStart_ = position_;
+    if (const auto failure = preadExact(reader_, fd_, buffer_.data(), n, position_)) {
+      const uint64_t got = failure->offset - position_;
+      if (got < needed) fail(*failure, what);
+      buffer_.resize(static_cast<size_t>(got));
+    }
   }
   void readAt(std::byte* destination, size_t count, uint64_t offset, const std::string& what) {
     if (const auto failure = preadExact(reader_, fd_, destination, count, offset)) {
-      throwOperationError(file_ + ": reading the GGUF header (" + what + ") failed at offset " +
-                          std::to_string(failure->offset) + ": " + describeFailure(*failure));
+      fail(*failure, what);
     }
+  }
+  [[noreturn]] void fail(const ReadFailure& failure, const std::string& what) {
+    throwOperationError(file_ + ": reading the GGUF header (" + what + ") failed at offset " +
+                        std::to_string(failure.offset) + ": " + describeFailure(failure));
   }
 
   FileReader& reader_;

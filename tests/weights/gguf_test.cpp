@@ -303,6 +303,17 @@ TEST(WeightSourceGgufFaults, EioAndShortReadNameFileTensorOffsetAndRetrySucceeds
   }
 }
 
+TEST(WeightSourceGgufFaults, OpeningNeedsNoByteOfTensorData) {
+  TempDir dir;
+  const auto tensors = sampleTensors();
+  const std::string path = writeSample(dir, tensors);
+  const uint64_t dataStart = WeightSource::open(path)->tensors().front().byteOffset;
+  auto reader = std::make_shared<FaultyReader>();
+  reader->arm(FaultyReader::Fault::Eio, dataStart, UINT64_MAX);  // the header reads ahead into it
+  auto source = WeightSource::open(path, reader);
+  EXPECT_EQ(source->tensors().size(), tensors.size());
+}
+
 TEST(WeightSourceGgufFaults, FaultInTheMetadataIsAnOperationError) {
   TempDir dir;
   const std::string path = writeSample(dir, sampleTensors());
