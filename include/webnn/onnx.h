@@ -1,0 +1,57 @@
+// The ONNX importer: turns an ONNX model into MLGraphBuilder calls. Every weight (initializer, or
+// large Constant node tensor) becomes a hollow constant labelled with its ONNX name; the returned
+// WeightSource streams its bytes from the model file (embedded raw_data) or from its external data
+// file, so that MLGraph::loadConstants copies each weight byte once. Available when the library
+// was built with libonnx (WEBNN_HAVE_ONNX).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "webnn/graph_builder.h"
+#include "webnn/operand.h"
+#include "webnn/types.h"
+#include "webnn/weight_source.h"
+
+namespace webnn::onnx {
+
+struct ImportOptions {
+  // The full shape of a graph input, by input name (fixes its dynamic dimensions).
+  std::map<std::string, std::vector<uint32_t>> inputShapes;
+  // Values of symbolic dimensions (an input's dim_param), by name.
+  std::map<std::string, uint32_t> dimensions;
+  // Where every byte of the model and its external data is read (tests inject faults).
+  std::shared_ptr<FileReader> reader;
+};
+
+struct ImportedModel {
+  // Graph inputs and outputs, in the model's order, with their (fixed) descriptors.
+  std::vector<std::pair<std::string, MLOperandDescriptor>> inputs;
+  std::vector<std::pair<std::string, MLOperandDescriptor>> outputs;
+  // What MLGraphBuilder::build() takes.
+  MLNamedOperands outputOperands;
+  // The bytes of every hollow constant, by label.
+  std::unique_ptr<WeightSource> weights;
+  // Bytes of the weights the graph uses (hollow constants), and how many there are.
+  uint64_t weightBytes = 0;
+  size_t weightCount = 0;
+  // Nodes mapped to builder calls, and nodes folded to constants at import.
+  size_t nodeCount = 0;
+  size_t foldedNodeCount = 0;
+  int64_t opsetVersion = 0;
+  std::string producer;
+};
+
+// Parses `path`, checks that every op and attribute is supported (one NotSupportedError listing
+// every unsupported op type with its count otherwise, before any weight byte is read), then calls
+// `builder` for every node. Throws webnn::Error: DataError for malformed or inconsistent files
+// (truncated protobuf, data outside its file, size mismatches, cycles, missing inputs),
+// NotSupportedError for what the importer cannot map, TypeError for unknown dimensions.
+ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
+                          const ImportOptions& options = {});
+
+}  // namespace webnn::onnx

@@ -1,0 +1,239 @@
+// Context: values, inputs, outputs, attributes and constants for the op mappings.
+#include "onnx/context.h"
+
+#include <limits>
+
+#include "onnx/errors.h"
+
+namespace webnn::onnx_import {
+
+std::string Context::where() const {
+  std::string name = node->name();
+  if (name.empty() && node->output_size() > 0) name = node->output(0);
+  return node->op_type() + " node " + quoteName(name);
+}
+
+std::string Context::label() const {
+  if (!node->name().empty()) return node->name();
+  return node->output_size() > 0 ? node->output(0) : node->op_type();
+}
+
+void Context::fail(const std::string& what) const { throwNotSupported(where() + ": " + what); }
+
+void Context::failData(const std::string& what) const {
+  throw Error(Error::Kind::DataError, where() + ": " + what);
+}
+
+Value& Context::value(const std::string& name) {
+  auto it = values.find(name);
+  if (it == values.end()) failData("input " + quoteName(name) + " is not defined");
+  return it->second;
+}
+
+bool Context::hasInput(size_t i) const {
+  return i < inputCount() && !node->input(static_cast<int>(i)).empty();
+}
+
+MLOperand Context::input(size_t i) {
+  if (!hasInput(i)) failData("input " + std::to_string(i) + " is missing");
+  return operand(node->input(static_cast<int>(i)));
+}
+
+MLOperand Context::operand(const std::string& name) {
+  Value& v = value(name);
+  if (v.operand) return *v.operand;
+  if (v.weight) {
+    const auto type = webnnType(v.onnxType);
+    if (!type) {
+      fail("weight " + quoteName(name) + " has ONNX type " + onnxTypeName(v.onnxType) +
+           ", which WebNN has no type for");
+    }
+    MLOperandDescriptor descriptor{*type, toWebnnShape(v.shape, *this)};
+    v.operand = builder.constant(descriptor, MLConstantOptions{name});
+    weightBytes += v.weight->byteLength;
+    ++weightCount;
+    return *v.operand;
+  }
+  const Known* k = nullptr;
+  if (v.known) {
+    k = &*v.known;
+  } else if (v.proto) {
+    v.known = decodeTensor(*v.proto, nullptr, "tensor " + quoteName(name));
+    k = &*v.known;
+  }
+  if (!k) failData("value " + quoteName(name) + " has neither an operand nor data");
+  v.operand = constant(*k);
+  return *v.operand;
+}
+
+const Known* Context::known(size_t i, uint64_t limitBytes) {
+  if (!hasInput(i)) return nullptr;
+  const std::string& name = node->input(static_cast<int>(i));
+  Value& v = value(name);
+  if (v.known) return &*v.known;
+  if (v.proto) {
+    v.known = decodeTensor(*v.proto, nullptr, "tensor " + quoteName(name));
+    return &*v.known;
+  }
+  if (v.weight && v.weight->byteLength <= limitBytes) {
+    std::vector<std::byte> bytes(v.weight->byteLength);
+    source.read(*v.weight, 0, bytes);
+    v.known = decodeRaw(v.onnxType, v.shape, bytes, "tensor " + quoteName(name));
+    return &*v.known;
+  }
+  return nullptr;
+}
+
+const Known& Context::requireKnown(size_t i, const char* what) {
+  const Known* k = known(i);
+  if (!k) {
+    fail(std::string(what) + " (input " + std::to_string(i) +
+         ") must be a constant known at import (computed from shapes and constants)");
+  }
+  return *k;
+}
+
+bool Context::isSmallKnown(size_t i) const {
+  constexpr uint64_t kSmallElements = 1u << 16;
+  if (!hasInput(i)) return true;
+  auto it = values.find(node->input(static_cast<int>(i)));
+  if (it == values.end()) return false;
+  const Value& v = it->second;
+  if (v.known) return v.known->size() <= kSmallElements;
+  if (v.operand) return false;
+  if (v.proto || v.weight) {
+    const auto n = shapeElements(v.shape);
+    return n && *n <= kSmallElements;
+  }
+  return false;
+}
+
+std::vector<uint32_t> Context::shape(size_t i) {
+  if (!hasInput(i)) failData("input " + std::to_string(i) + " is missing");
+  Value& v = value(node->input(static_cast<int>(i)));
+  if (v.operand) return v.operand->shape();
+  if (v.known) return toWebnnShape(v.known->shape, *this);
+  return toWebnnShape(v.shape, *this);
+}
+
+int32_t Context::onnxType(size_t i) {
+  if (!hasInput(i)) failData("input " + std::to_string(i) + " is missing");
+  Value& v = value(node->input(static_cast<int>(i)));
+  if (v.known) return v.known->type;
+  if (v.operand && !v.onnxType) {
+    switch (v.operand->dataType()) {
+      case MLOperandDataType::Float32: return kFloat;
+      case MLOperandDataType::Float16: return kFloat16;
+      case MLOperandDataType::Int32: return kInt32;
+      case MLOperandDataType::Uint32: return kUint32;
+      case MLOperandDataType::Int64: return kInt64;
+      case MLOperandDataType::Uint64: return kUint64;
+      case MLOperandDataType::Int8: return kInt8;
+      default: return kUint8;
+    }
+  }
+  return v.onnxType;
+}
+
+MLOperandDataType Context::dataType(size_t i) {
+  const auto type = webnnType(onnxType(i));
+  if (!type) fail("input " + std::to_string(i) + " has unsupported type " + onnxTypeName(onnxType(i)));
+  return *type;
+}
+
+bool Context::wantsOutput(size_t i) const {
+  return i < outputCount() && !node->output(static_cast<int>(i)).empty();
+}
+
+void Context::setOutput(size_t i, const MLOperand& operand) {
+  if (!wantsOutput(i)) return;
+  Value v;
+  v.operand = operand;
+  values[node->output(static_cast<int>(i))] = std::move(v);
+}
+
+void Context::setKnownOutput(size_t i, Known known) {
+  if (!wantsOutput(i)) return;
+  Value v;
+  v.onnxType = known.type;
+  v.shape = known.shape;
+  v.known = std::move(known);
+  values[node->output(static_cast<int>(i))] = std::move(v);
+}
+
+const ::onnx::AttributeProto* Context::attribute(const std::string& name) const {
+  for (const auto& a : node->attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+int64_t Context::attrInt(const std::string& name, int64_t fallback) const {
+  const auto* a = attribute(name);
+  return a ? a->i() : fallback;
+}
+
+float Context::attrFloat(const std::string& name, float fallback) const {
+  const auto* a = attribute(name);
+  return a ? a->f() : fallback;
+}
+
+std::string Context::attrString(const std::string& name, const std::string& fallback) const {
+  const auto* a = attribute(name);
+  return a ? a->s() : fallback;
+}
+
+std::optional<std::vector<int64_t>> Context::attrInts(const std::string& name) const {
+  const auto* a = attribute(name);
+  if (!a) return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+std::optional<std::vector<float>> Context::attrFloats(const std::string& name) const {
+  const auto* a = attribute(name);
+  if (!a) return std::nullopt;
+  return std::vector<float>(a->floats().begin(), a->floats().end());
+}
+
+std::optional<std::vector<std::string>> Context::attrStrings(const std::string& name) const {
+  const auto* a = attribute(name);
+  if (!a) return std::nullopt;
+  return std::vector<std::string>(a->strings().begin(), a->strings().end());
+}
+
+MLOperand Context::scalar(MLOperandDataType type, double value) {
+  return builder.constant(type, value);
+}
+
+MLOperand Context::constant(const Known& known) {
+  const auto type = webnnType(known.type);
+  if (!type) fail("a constant of ONNX type " + onnxTypeName(known.type) + " has no WebNN type");
+  const auto bytes = encode(known, *type);
+  return builder.constant(MLOperandDescriptor{*type, toWebnnShape(known.shape, *this)}, bytes);
+}
+
+uint32_t Context::axis(int64_t axis, size_t rank) const {
+  const auto r = static_cast<int64_t>(rank);
+  if (axis < -r || axis >= std::max<int64_t>(r, 1)) {
+    failData("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  }
+  return static_cast<uint32_t>(axis < 0 ? axis + r : axis);
+}
+
+std::vector<int64_t> toOnnxShape(const std::vector<uint32_t>& shape) {
+  return std::vector<int64_t>(shape.begin(), shape.end());
+}
+
+std::vector<uint32_t> toWebnnShape(const std::vector<int64_t>& shape, const Context& context) {
+  std::vector<uint32_t> out;
+  out.reserve(shape.size());
+  for (int64_t d : shape) {
+    if (d < 0 || d > std::numeric_limits<uint32_t>::max()) {
+      context.failData("dimension " + std::to_string(d) + " is out of range");
+    }
+    out.push_back(static_cast<uint32_t>(d));
+  }
+  return out;
+}
+
+}  // namespace webnn::onnx_import

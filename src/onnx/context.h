@@ -1,0 +1,96 @@
+// The importer's state while it walks the graph: every ONNX value by name (a builder operand, a
+// known value, or a weight not yet turned into a hollow constant), the node being mapped, and
+// helpers the op mappings share (inputs, attributes, constants, errors naming the node).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "onnx/known.h"
+#include "onnx/onnx_pb.h"
+#include "webnn/graph_builder.h"
+#include "webnn/weight_source.h"
+
+namespace webnn::onnx_import {
+
+struct Value {
+  std::optional<MLOperand> operand;
+  std::optional<Known> known;
+  // A tensor whose bytes the WeightSource holds (becomes a hollow constant when used).
+  const TensorInfo* weight = nullptr;
+  // A tensor still in the parsed proto (not yet decoded).
+  const ::onnx::TensorProto* proto = nullptr;
+  int32_t onnxType = 0;
+  std::vector<int64_t> shape;
+};
+
+class Context {
+ public:
+  Context(MLGraphBuilder& builder, int64_t opset, const WeightSource& source)
+      : builder(builder), opset(opset), source(source) {}
+
+  MLGraphBuilder& builder;
+  const int64_t opset;
+  const WeightSource& source;
+  std::unordered_map<std::string, Value> values;
+  const ::onnx::NodeProto* node = nullptr;
+  uint64_t weightBytes = 0;
+  size_t weightCount = 0;
+
+  // "Conv node 'name'" (or its first output when unnamed), for messages.
+  std::string where() const;
+  // The label given to builder calls: the node's name, else its first output.
+  std::string label() const;
+  [[noreturn]] void fail(const std::string& what) const;         // NotSupportedError
+  [[noreturn]] void failData(const std::string& what) const;     // DataError
+
+  // Node inputs: present when listed and non-empty.
+  size_t inputCount() const { return static_cast<size_t>(node->input_size()); }
+  bool hasInput(size_t i) const;
+  MLOperand input(size_t i);
+  // The operand for value `name` (creating hollow or classic constants on first use).
+  MLOperand operand(const std::string& name);
+  // The known value of input i (reading a small weight from the file when needed), or nullptr.
+  const Known* known(size_t i, uint64_t limitBytes = 16u << 20);
+  const Known& requireKnown(size_t i, const char* what);
+  bool isSmallKnown(size_t i) const;
+  std::vector<uint32_t> shape(size_t i);
+  MLOperandDataType dataType(size_t i);
+  size_t rank(size_t i) { return shape(i).size(); }
+  int32_t onnxType(size_t i);
+
+  // Node outputs.
+  size_t outputCount() const { return static_cast<size_t>(node->output_size()); }
+  bool wantsOutput(size_t i) const;
+  void setOutput(size_t i, const MLOperand& operand);
+  void setKnownOutput(size_t i, Known known);
+
+  // Attributes.
+  const ::onnx::AttributeProto* attribute(const std::string& name) const;
+  int64_t attrInt(const std::string& name, int64_t fallback) const;
+  float attrFloat(const std::string& name, float fallback) const;
+  std::string attrString(const std::string& name, const std::string& fallback) const;
+  std::optional<std::vector<int64_t>> attrInts(const std::string& name) const;
+  std::optional<std::vector<float>> attrFloats(const std::string& name) const;
+  std::optional<std::vector<std::string>> attrStrings(const std::string& name) const;
+
+  // Constants.
+  MLOperand scalar(MLOperandDataType type, double value);
+  MLOperand constant(const Known& known);
+
+  // Axis helpers: a possibly negative ONNX axis normalized for `rank`.
+  uint32_t axis(int64_t axis, size_t rank) const;
+
+ private:
+  Value& value(const std::string& name);
+};
+
+// Shapes.
+std::vector<int64_t> toOnnxShape(const std::vector<uint32_t>& shape);
+std::vector<uint32_t> toWebnnShape(const std::vector<int64_t>& shape, const Context& context);
+
+}  // namespace webnn::onnx_import

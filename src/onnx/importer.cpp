@@ -1,0 +1,389 @@
+// importModel: file -> stripped ModelProto -> checks -> WeightSource -> builder calls.
+#include <fcntl.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+
+#include "onnx/context.h"
+#include "onnx/errors.h"
+#include "onnx/model_source.h"
+#include "onnx/ops.h"
+#include "onnx/wire.h"
+#include "webnn/onnx.h"
+
+namespace webnn::onnx {
+namespace {
+
+using namespace webnn::onnx_import;
+
+// Data fields longer than this are left out of the parsed copy and read from the file.
+constexpr uint64_t kStripAbove = 256;
+
+struct MappedFile {
+  void* base = MAP_FAILED;
+  size_t length = 0;
+  ~MappedFile() {
+    if (base != MAP_FAILED) munmap(base, length);
+  }
+};
+
+::onnx::ModelProto parseModel(const std::string& path, StrippedModel& stripped) {
+  weights::OpenedFile file = weights::openFile(path);
+  if (file.size == 0) throwDataError(path, "the file is empty");
+  {
+    MappedFile map;
+    map.length = static_cast<size_t>(file.size);
+    map.base = mmap(nullptr, map.length, PROT_READ, MAP_PRIVATE, file.handle.get(), 0);
+    if (map.base == MAP_FAILED) throwOperationError(path + ": cannot map the file");
+    madvise(map.base, map.length, MADV_RANDOM);
+    stripped = stripModel({static_cast<const char*>(map.base), map.length}, path, kStripAbove);
+  }
+  ::onnx::ModelProto model;
+  if (!model.ParseFromString(stripped.bytes)) {
+    throwDataError(path, "not a valid ONNX ModelProto (protobuf parsing failed)");
+  }
+  stripped.bytes.clear();
+  stripped.bytes.shrink_to_fit();
+  return model;
+}
+
+int64_t defaultOpset(const ::onnx::ModelProto& model, const std::string& path) {
+  for (const auto& o : model.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+  }
+  if (model.opset_import_size() == 0) return 1;
+  throwDataError(path, "the model imports no version of the default ONNX domain");
+}
+
+// Every unsupported op type and attribute, with counts, in one error.
+void checkSupport(const ::onnx::GraphProto& graph, int64_t opset, const std::string& path) {
+  std::map<std::string, size_t> ops;
+  std::map<std::string, size_t> attributes;
+  const auto& table = opTable();
+  const auto& folds = foldTable();
+  for (const auto& node : graph.node()) {
+    const bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    const std::string type = defaultDomain ? node.op_type() : node.domain() + ":" + node.op_type();
+    const auto it = defaultDomain ? table.find(node.op_type()) : table.end();
+    if (it == table.end()) {
+      if (!defaultDomain || !folds.count(node.op_type())) ++ops[type];
+      continue;
+    }
+    if (it->second.check) {
+      const std::string reason = it->second.check(node, opset);
+      if (!reason.empty()) ++attributes[type + " (" + reason + ")"];
+    }
+  }
+  if (graph.sparse_initializer_size() > 0) {
+    attributes["sparse initializers"] += static_cast<size_t>(graph.sparse_initializer_size());
+  }
+  if (ops.empty() && attributes.empty()) return;
+  std::string message = path + ": the model uses what the ONNX importer does not support:";
+  if (!ops.empty()) {
+    message += " ops";
+    for (const auto& [name, count] : ops) message += " " + name + " (x" + std::to_string(count) + "),";
+    message.pop_back();
+    message += ";";
+  }
+  if (!attributes.empty()) {
+    message += " attributes";
+    for (const auto& [name, count] : attributes) message += " " + name + " x" + std::to_string(count) + ",";
+    message.pop_back();
+    message += ";";
+  }
+  message.pop_back();
+  throwNotSupported(message);
+}
+
+std::string directoryOf(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? std::string("./") : path.substr(0, slash + 1);
+}
+
+uint64_t fileSizeOf(const std::string& path, std::map<std::string, uint64_t>& cache) {
+  auto it = cache.find(path);
+  if (it != cache.end()) return it->second;
+  const uint64_t size = weights::openFile(path).size;
+  cache[path] = size;
+  return size;
+}
+
+// The weight entry of `tensor` named `name`, from its recorded range or its external data.
+std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const std::string& name,
+                                       const DataRange* range, const std::string& path,
+                                       std::map<std::string, uint64_t>& sizes) {
+  WeightEntry entry;
+  entry.info.name = name;
+  const int32_t type = tensor.data_type();
+  entry.info.fileDataType = onnxTypeName(type);
+  for (int64_t d : tensor.dims()) {
+    if (d < 0 || d > 0xffffffffll) {
+      throwDataError(path, "tensor " + quoteName(name) + " has dimension " + std::to_string(d));
+    }
+    entry.info.shape.push_back(static_cast<uint32_t>(d));
+  }
+  if (const auto webnn = webnnType(type)) {
+    entry.info.dataType = *webnn;
+  } else {
+    entry.info.supported = false;
+    entry.info.unsupportedReason = "tensor " + quoteName(name) + " has ONNX type " +
+                                   onnxTypeName(type) + ", which WebNN has no type for";
+  }
+  const auto elements = shapeElements(std::vector<int64_t>(tensor.dims().begin(), tensor.dims().end()));
+  const size_t elementSize = onnxElementSize(type);
+  uint64_t expected = 0;
+  if (!elements || (elementSize && __builtin_mul_overflow(*elements, elementSize, &expected))) {
+    throwDataError(path, "tensor " + quoteName(name) + " is too large");
+  }
+  if (tensor.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    uint64_t offset = 0;
+    std::optional<uint64_t> length;
+    for (const auto& kv : tensor.external_data()) {
+      try {
+        if (kv.key() == "location") location = kv.value();
+        else if (kv.key() == "offset") offset = std::stoull(kv.value());
+        else if (kv.key() == "length") length = std::stoull(kv.value());
+      } catch (const std::exception&) {
+        throwDataError(path, "tensor " + quoteName(name) + ": external data " + kv.key() +
+                                 " is not a number: " + quoteName(kv.value()));
+      }
+    }
+    if (location.empty()) throwDataError(path, "tensor " + quoteName(name) + " has no external data location");
+    if (location.front() == '/' || location.find("..") != std::string::npos) {
+      throwDataError(path, "tensor " + quoteName(name) + ": external data location " +
+                               quoteName(location) + " leaves the model's folder");
+    }
+    entry.file = directoryOf(path) + location;
+    entry.fileSize = fileSizeOf(entry.file, sizes);
+    entry.info.byteOffset = offset;
+    entry.info.byteLength = length.value_or(expected);
+  } else if (range) {
+    if (range->fromFloatData && type != kFloat) {
+      throwDataError(path, "tensor " + quoteName(name) + " has float_data but type " + onnxTypeName(type));
+    }
+    entry.file = path;
+    entry.fileSize = sizes.at(path);
+    entry.info.byteOffset = range->offset;
+    entry.info.byteLength = range->length;
+  } else {
+    return std::nullopt;  // typed data fields in the proto: decoded at import
+  }
+  if (elementSize && entry.info.byteLength != expected) {
+    throwDataError(path, "tensor " + quoteName(name) + " (" + onnxTypeName(type) + " " +
+                             weights::shapeToString(entry.info.shape) + ") should hold " +
+                             std::to_string(expected) + " bytes but holds " +
+                             std::to_string(entry.info.byteLength));
+  }
+  return entry;
+}
+
+std::vector<uint32_t> inputShape(const ::onnx::ValueInfoProto& input, const ImportOptions& options,
+                                 std::vector<std::string>& unknown) {
+  if (auto it = options.inputShapes.find(input.name()); it != options.inputShapes.end()) {
+    return it->second;
+  }
+  std::vector<uint32_t> shape;
+  const auto& type = input.type().tensor_type();
+  for (const auto& dim : type.shape().dim()) {
+    if (dim.has_dim_value() && dim.dim_value() >= 0) {
+      shape.push_back(static_cast<uint32_t>(dim.dim_value()));
+    } else if (auto d = options.dimensions.find(dim.dim_param()); d != options.dimensions.end()) {
+      shape.push_back(d->second);
+    } else {
+      unknown.push_back(quoteName(input.name()) + " dimension " + std::to_string(shape.size()) +
+                        (dim.dim_param().empty() ? "" : " (" + quoteName(dim.dim_param()) + ")"));
+      shape.push_back(1);
+    }
+  }
+  return shape;
+}
+
+// Nodes in an order where every input is defined first; DataError on missing inputs or cycles.
+std::vector<int> topologicalOrder(const ::onnx::GraphProto& graph,
+                                  const std::set<std::string>& defined, const std::string& path) {
+  std::map<std::string, int> producer;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const auto& out : graph.node(i).output()) {
+      if (out.empty()) continue;
+      if (defined.count(out) || !producer.emplace(out, i).second) {
+        throwDataError(path, "value " + quoteName(out) + " is defined more than once");
+      }
+    }
+  }
+  std::vector<int> waiting(static_cast<size_t>(graph.node_size()), 0);
+  std::vector<std::vector<int>> users(static_cast<size_t>(graph.node_size()));
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const auto& in : graph.node(i).input()) {
+      if (in.empty() || defined.count(in)) continue;
+      auto it = producer.find(in);
+      if (it == producer.end()) {
+        throwDataError(path, graph.node(i).op_type() + " node " + quoteName(graph.node(i).name()) +
+                                 ": input " + quoteName(in) + " is not defined by any node, input or initializer");
+      }
+      ++waiting[static_cast<size_t>(i)];
+      users[static_cast<size_t>(it->second)].push_back(i);
+    }
+  }
+  std::vector<int> order;
+  std::queue<int> ready;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    if (waiting[static_cast<size_t>(i)] == 0) ready.push(i);
+  }
+  while (!ready.empty()) {
+    const int i = ready.front();
+    ready.pop();
+    order.push_back(i);
+    for (int u : users[static_cast<size_t>(i)]) {
+      if (--waiting[static_cast<size_t>(u)] == 0) ready.push(u);
+    }
+  }
+  if (order.size() != static_cast<size_t>(graph.node_size())) {
+    for (int i = 0; i < graph.node_size(); ++i) {
+      if (waiting[static_cast<size_t>(i)] > 0) {
+        throwDataError(path, "the graph has a cycle through " + graph.node(i).op_type() + " node " +
+                                 quoteName(graph.node(i).name()));
+      }
+    }
+  }
+  return order;
+}
+
+}  // namespace
+
+ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
+                          const ImportOptions& options) {
+  StrippedModel stripped;
+  const ::onnx::ModelProto model = parseModel(path, stripped);
+  const ::onnx::GraphProto& graph = model.graph();
+  const int64_t opset = defaultOpset(model, path);
+  checkSupport(graph, opset, path);
+
+  // Weights: initializers and Constant-node tensors whose bytes lie in a file.
+  std::map<std::string, uint64_t> sizes;
+  sizes[path] = weights::openFile(path).size;
+  std::vector<WeightEntry> entries;
+  std::set<std::string> initializerNames;
+  for (int i = 0; i < graph.initializer_size(); ++i) {
+    const auto& t = graph.initializer(i);
+    if (t.name().empty()) throwDataError(path, "initializer " + std::to_string(i) + " has no name");
+    initializerNames.insert(t.name());
+    auto it = stripped.initializers.find(i);
+    if (auto entry = weightEntry(t, t.name(), it == stripped.initializers.end() ? nullptr : &it->second, path, sizes)) {
+      entries.push_back(std::move(*entry));
+    }
+  }
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const auto& node = graph.node(n);
+    if (node.op_type() != "Constant" || node.output_size() < 1 || !(node.domain().empty() || node.domain() == "ai.onnx")) continue;
+    for (int a = 0; a < node.attribute_size(); ++a) {
+      if (node.attribute(a).name() != "value") continue;
+      auto it = stripped.attributeTensors.find({n, a});
+      if (auto entry = weightEntry(node.attribute(a).t(), node.output(0),
+                                   it == stripped.attributeTensors.end() ? nullptr : &it->second, path, sizes)) {
+        entries.push_back(std::move(*entry));
+      }
+    }
+  }
+  ImportedModel result;
+  result.weights = makeModelWeightSource(path, std::move(entries), options.reader);
+  result.opsetVersion = opset;
+  result.producer = model.producer_name() + (model.producer_version().empty() ? "" : " " + model.producer_version());
+
+  Context c(builder, opset, *result.weights);
+  std::set<std::string> defined;
+  for (int i = 0; i < graph.initializer_size(); ++i) {
+    const auto& t = graph.initializer(i);
+    Value v;
+    v.onnxType = t.data_type();
+    v.shape.assign(t.dims().begin(), t.dims().end());
+    v.weight = result.weights->find(t.name());
+    if (!v.weight) v.proto = &t;
+    c.values[t.name()] = std::move(v);
+    defined.insert(t.name());
+  }
+  std::vector<std::string> unknown;
+  for (const auto& input : graph.input()) {
+    if (initializerNames.count(input.name())) continue;
+    const int32_t type = input.type().tensor_type().elem_type();
+    const auto webnn = webnnType(type);
+    if (!webnn) throwNotSupported(path + ": input " + quoteName(input.name()) + " has type " + onnxTypeName(type));
+    const auto shape = inputShape(input, options, unknown);
+    Value v;
+    v.onnxType = type;
+    v.operand = builder.input(input.name(), {*webnn, shape});
+    result.inputs.emplace_back(input.name(), v.operand->descriptor());
+    c.values[input.name()] = std::move(v);
+    defined.insert(input.name());
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (const auto& u : unknown) list += (list.empty() ? "" : ", ") + u;
+    throwTypeError(path + ": dynamic dimensions need values (--dim NAME=VALUE or an input shape): " + list);
+  }
+
+  const auto& table = opTable();
+  const auto& folds = foldTable();
+  for (int index : topologicalOrder(graph, defined, path)) {
+    const auto& node = graph.node(index);
+    c.node = &node;
+    if (node.op_type() == "Constant" && node.output_size() > 0) {
+      if (const TensorInfo* w = result.weights->find(node.output(0))) {
+        const auto* a = findAttribute(node, "value");
+        Value v;
+        v.weight = w;
+        v.onnxType = a->t().data_type();
+        v.shape.assign(a->t().dims().begin(), a->t().dims().end());
+        c.values[node.output(0)] = std::move(v);
+        ++result.foldedNodeCount;
+        continue;
+      }
+      if (const auto* a = findAttribute(node, "value")) {
+        Value v;
+        v.proto = &a->t();
+        v.onnxType = a->t().data_type();
+        v.shape.assign(a->t().dims().begin(), a->t().dims().end());
+        c.values[node.output(0)] = std::move(v);
+        ++result.foldedNodeCount;
+        continue;
+      }
+    }
+    auto fold = folds.find(node.op_type());
+    bool foldable = fold != folds.end();
+    for (size_t i = 0; foldable && i < c.inputCount(); ++i) foldable = c.isSmallKnown(i);
+    if (foldable && c.inputCount() > 0) {
+      fold->second(c);
+      ++result.foldedNodeCount;
+      continue;
+    }
+    auto it = table.find(node.op_type());
+    if (it == table.end()) c.fail("its inputs must be constants known at import");
+    try {
+      it->second.convert(c);
+    } catch (const Error& e) {
+      if (e.message().find(c.where()) != std::string::npos) throw;
+      throw Error(e.kind(), c.where() + ": " + e.message());
+    }
+    ++result.nodeCount;
+  }
+
+  for (const auto& output : graph.output()) {
+    c.node = nullptr;
+    auto it = c.values.find(output.name());
+    if (it == c.values.end()) throwDataError(path, "output " + quoteName(output.name()) + " is not computed by the graph");
+    Value& v = it->second;
+    if (!v.operand || v.operand->isConstant()) {
+      throwNotSupported(path + ": output " + quoteName(output.name()) + " is a constant");
+    }
+    result.outputOperands[output.name()] = *v.operand;
+    result.outputs.emplace_back(output.name(), v.operand->descriptor());
+  }
+  result.weightBytes = c.weightBytes;
+  result.weightCount = c.weightCount;
+  return result;
+}
+
+}  // namespace webnn::onnx

@@ -1,0 +1,53 @@
+// The mapping table: ONNX op type -> the function that maps a node to builder calls, with an
+// optional check of its attributes (run on every node before anything is built or read), and the
+// folding table: op type -> the function computing known outputs from known inputs.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+
+#include "onnx/context.h"
+
+namespace webnn::onnx_import {
+
+struct OpMapping {
+  void (*convert)(Context&) = nullptr;
+  // Empty when the node's attributes are supported; else what is not (e.g. "mode=cubic").
+  std::string (*check)(const ::onnx::NodeProto&, int64_t opset) = nullptr;
+};
+
+using OpTable = std::unordered_map<std::string, OpMapping>;
+using FoldTable = std::unordered_map<std::string, void (*)(Context&)>;
+
+const OpTable& opTable();
+const FoldTable& foldTable();
+
+// One file per op family adds its mappings.
+void addElementwiseOps(OpTable&);
+void addActivationOps(OpTable&);
+void addConvolutionOps(OpTable&);
+void addPoolingOps(OpTable&);
+void addNormalizationOps(OpTable&);
+void addShapeOps(OpTable&);
+void addSliceOps(OpTable&);
+void addReductionOps(OpTable&);
+void addResizeOps(OpTable&);
+void addRecurrentOps(OpTable&);
+
+// Attribute lookups for check functions.
+const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node, const std::string& name);
+std::string stringAttribute(const ::onnx::NodeProto& node, const std::string& name,
+                            const std::string& fallback);
+int64_t intAttribute(const ::onnx::NodeProto& node, const std::string& name, int64_t fallback);
+
+// Shared helpers.
+// ONNX auto_pad / pads for `spatial` dims -> WebNN padding [b0, e0, b1, e1]. `kernel` already
+// dilated ((k - 1) * d + 1).
+std::vector<uint32_t> convPadding(Context& c, const std::vector<uint32_t>& inputSpatial,
+                                  const std::vector<uint32_t>& kernel,
+                                  const std::vector<uint32_t>& strides);
+std::vector<uint32_t> toU32(Context& c, const std::vector<int64_t>& values, const char* what);
+// Reshape that keeps the operand when the shape already matches.
+MLOperand reshapeTo(Context& c, const MLOperand& x, const std::vector<uint32_t>& shape);
+
+}  // namespace webnn::onnx_import

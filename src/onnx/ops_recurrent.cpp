@@ -1,0 +1,113 @@
+// LSTM and GRU onto WebNN's lstm and gru (same gate orders: ONNX iofc = WebNN iofg, ONNX zrh =
+// WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end.
+#include "onnx/errors.h"
+#include "onnx/ops.h"
+
+namespace webnn::onnx_import {
+namespace {
+
+MLRecurrentNetworkDirection direction(Context& c) {
+  const std::string d = c.attrString("direction", "forward");
+  if (d == "forward") return MLRecurrentNetworkDirection::Forward;
+  if (d == "reverse") return MLRecurrentNetworkDirection::Backward;
+  if (d == "bidirectional") return MLRecurrentNetworkDirection::Both;
+  c.failData("direction=" + d + " is invalid");
+}
+
+std::optional<std::vector<MLRecurrentNetworkActivation>> activations(Context& c, size_t perDirection) {
+  const auto names = c.attrStrings("activations");
+  if (!names) return std::nullopt;
+  std::vector<MLRecurrentNetworkActivation> out;
+  for (size_t i = 0; i < names->size() && i < perDirection; ++i) {
+    const std::string& n = (*names)[i];
+    if (n == "Sigmoid") out.push_back(MLRecurrentNetworkActivation::Sigmoid);
+    else if (n == "Tanh") out.push_back(MLRecurrentNetworkActivation::Tanh);
+    else if (n == "Relu") out.push_back(MLRecurrentNetworkActivation::Relu);
+    else c.fail("activation " + n + " is not supported");
+  }
+  // Both directions must use the same activations.
+  for (size_t i = perDirection; i < names->size(); ++i) {
+    if ((*names)[i] != (*names)[i - perDirection]) c.fail("different activations per direction");
+  }
+  return out;
+}
+
+// Splits ONNX's B [dirs, 2 * gates * hidden] into input and recurrent biases.
+std::pair<MLOperand, MLOperand> splitBias(Context& c, size_t input) {
+  MLSplitOptions options;
+  options.label = c.label() + "/bias";
+  options.axis = 1;
+  auto parts = c.builder.split(c.input(input), 2u, options);
+  return {parts[0], parts[1]};
+}
+
+void checkSequenceLengths(Context& c, uint32_t steps) {
+  if (!c.hasInput(4)) return;
+  const Known* lengths = c.known(4);
+  if (!lengths) c.fail("sequence_lens computed at run time is not supported");
+  for (int64_t v : lengths->integers()) {
+    if (v != steps) c.fail("sequence_lens shorter than the sequence is not supported");
+  }
+}
+
+void lstm(Context& c) {
+  if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
+  if (c.attrInt("input_forget", 0) != 0) c.fail("input_forget=1 is not supported");
+  MLOperand x = c.input(0);
+  const uint32_t steps = x.shape()[0];
+  const auto hidden = static_cast<uint32_t>(c.attrInt("hidden_size", 0));
+  if (hidden == 0) c.failData("hidden_size is missing");
+  checkSequenceLengths(c, steps);
+  MLLstmOptions options;
+  options.label = c.label();
+  options.direction = direction(c);
+  options.layout = MLLstmWeightLayout::Iofg;
+  options.returnSequence = c.wantsOutput(0);
+  options.activations = activations(c, 3);
+  if (c.hasInput(3)) std::tie(options.bias, options.recurrentBias) = splitBias(c, 3);
+  if (c.hasInput(5)) options.initialHiddenState = c.input(5);
+  if (c.hasInput(6)) options.initialCellState = c.input(6);
+  if (c.hasInput(7)) options.peepholeWeight = c.input(7);
+  auto outputs = c.builder.lstm(x, c.input(1), c.input(2), steps, hidden, options);
+  c.setOutput(1, outputs[0]);
+  c.setOutput(2, outputs[1]);
+  if (options.returnSequence) c.setOutput(0, outputs[2]);
+}
+
+void gru(Context& c) {
+  if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
+  MLOperand x = c.input(0);
+  const uint32_t steps = x.shape()[0];
+  const auto hidden = static_cast<uint32_t>(c.attrInt("hidden_size", 0));
+  if (hidden == 0) c.failData("hidden_size is missing");
+  checkSequenceLengths(c, steps);
+  MLGruOptions options;
+  options.label = c.label();
+  options.direction = direction(c);
+  options.layout = MLGruWeightLayout::Zrn;
+  options.resetAfter = c.attrInt("linear_before_reset", 0) != 0;
+  options.returnSequence = c.wantsOutput(0);
+  options.activations = activations(c, 2);
+  if (c.hasInput(3)) std::tie(options.bias, options.recurrentBias) = splitBias(c, 3);
+  if (c.hasInput(5)) options.initialHiddenState = c.input(5);
+  auto outputs = c.builder.gru(x, c.input(1), c.input(2), steps, hidden, options);
+  c.setOutput(1, outputs[0]);
+  if (options.returnSequence) c.setOutput(0, outputs[1]);
+}
+
+std::string checkRecurrent(const ::onnx::NodeProto& node, int64_t) {
+  if (findAttribute(node, "clip")) return "clip";
+  if (findAttribute(node, "activation_alpha") || findAttribute(node, "activation_beta")) {
+    return "activation_alpha/beta";
+  }
+  return {};
+}
+
+}  // namespace
+
+void addRecurrentOps(OpTable& t) {
+  t["LSTM"] = {lstm, checkRecurrent};
+  t["GRU"] = {gru, checkRecurrent};
+}
+
+}  // namespace webnn::onnx_import

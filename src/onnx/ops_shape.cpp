@@ -1,0 +1,181 @@
+// Shape ONNX ops: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Expand, Tile,
+// and the ones whose result is known at import: Shape, Size, ConstantOfShape, Constant.
+#include "onnx/errors.h"
+#include "onnx/ops.h"
+#include "onnx/shape_logic.h"
+
+namespace webnn::onnx_import {
+namespace {
+
+Shape64 shape64(Context& c, size_t i) { return toOnnxShape(c.shape(i)); }
+
+void reshape(Context& c) {
+  Shape64 spec = c.opset < 5 ? c.attrInts("shape").value_or(Shape64{})
+                             : c.requireKnown(1, "shape").integers();
+  const auto target = reshapeTarget(c, shape64(c, 0), spec, c.attrInt("allowzero", 0) != 0);
+  c.setOutput(0, reshapeTo(c, c.input(0), toWebnnShape(target, c)));
+}
+
+void flatten(Context& c) {
+  const auto target = flattenShape(c, shape64(c, 0), c.attrInt("axis", 1));
+  c.setOutput(0, reshapeTo(c, c.input(0), toWebnnShape(target, c)));
+}
+
+void squeeze(Context& c) {
+  const auto target = squeezeShape(c, shape64(c, 0), axesInput(c, 1, "axes", 13));
+  c.setOutput(0, reshapeTo(c, c.input(0), toWebnnShape(target, c)));
+}
+
+void unsqueeze(Context& c) {
+  const auto axes = axesInput(c, 1, "axes", 13);
+  if (!axes) c.failData("axes are missing");
+  const auto target = unsqueezeShape(c, shape64(c, 0), *axes);
+  c.setOutput(0, reshapeTo(c, c.input(0), toWebnnShape(target, c)));
+}
+
+void transpose(Context& c) {
+  MLTransposeOptions options;
+  options.label = c.label();
+  if (auto perm = c.attrInts("perm")) options.permutation = toU32(c, *perm, "perm");
+  c.setOutput(0, c.builder.transpose(c.input(0), options));
+}
+
+void concat(Context& c) {
+  std::vector<MLOperand> inputs;
+  for (size_t i = 0; i < c.inputCount(); ++i) {
+    if (!c.hasInput(i)) continue;
+    // Empty inputs contribute nothing (WebNN has no zero-sized dimensions).
+    bool empty = false;
+    for (auto d : c.shape(i)) empty = empty || d == 0;
+    if (!empty) inputs.push_back(c.input(i));
+  }
+  if (inputs.empty()) c.fail("every input is empty");
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), inputs[0].shape().size());
+  c.setOutput(0, inputs.size() == 1 ? inputs[0] : c.builder.concat(inputs, axis, {c.label()}));
+}
+
+void split(Context& c) {
+  MLOperand x = c.input(0);
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
+  std::optional<Shape64> sizes = c.opset < 13 ? c.attrInts("split")
+                                              : (c.hasInput(1) ? std::optional<Shape64>(
+                                                                     c.requireKnown(1, "split").integers())
+                                                               : std::nullopt);
+  MLSplitOptions options;
+  options.label = c.label();
+  options.axis = axis;
+  std::vector<MLOperand> parts;
+  if (sizes) {
+    parts = c.builder.split(x, toU32(c, *sizes, "split"), options);
+  } else {
+    const auto count = static_cast<uint32_t>(c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount())));
+    const uint32_t dim = x.shape()[axis];
+    if (count == 0) c.failData("no outputs");
+    if (dim % count == 0) {
+      parts = c.builder.split(x, count, options);
+    } else {
+      // ONNX 18: the last chunk is smaller.
+      const uint32_t chunk = (dim + count - 1) / count;
+      std::vector<uint32_t> chunks(count - 1, chunk);
+      chunks.push_back(dim - chunk * (count - 1));
+      parts = c.builder.split(x, chunks, options);
+    }
+  }
+  for (size_t i = 0; i < parts.size(); ++i) c.setOutput(i, parts[i]);
+}
+
+void expand(Context& c) {
+  const auto target = broadcastShapes(c, shape64(c, 0), c.requireKnown(1, "shape").integers());
+  MLOperand x = c.input(0);
+  const auto shape = toWebnnShape(target, c);
+  c.setOutput(0, x.shape() == shape ? x : c.builder.expand(x, shape, {c.label()}));
+}
+
+void tile(Context& c) {
+  const auto repeats = toU32(c, c.requireKnown(1, "repeats").integers(), "repeats");
+  c.setOutput(0, c.builder.tile(c.input(0), repeats, {c.label()}));
+}
+
+void shapeOp(Context& c) {
+  const Shape64 shape = shape64(c, 0);
+  const auto rank = static_cast<int64_t>(shape.size());
+  int64_t start = c.attrInt("start", 0);
+  int64_t end = c.attrInt("end", rank);
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  c.setKnownOutput(0, Known::vectorInts(Shape64(shape.begin() + start, shape.begin() + end)));
+}
+
+void size(Context& c) {
+  int64_t n = 1;
+  for (auto d : c.shape(0)) n *= d;
+  c.setKnownOutput(0, Known::scalarInt(kInt64, n));
+}
+
+void constantOfShape(Context& c) {
+  const auto shape = c.requireKnown(0, "shape").integers();
+  Known value = Known::scalarInt(kFloat, 0);
+  value.ints.clear();
+  value.floats = {0.0};
+  if (const auto* a = c.attribute("value")) {
+    value = decodeTensor(a->t(), nullptr, c.where() + " value");
+    if (value.size() != 1) c.failData("value must hold one element");
+  }
+  Known out = Known::ofShape(value.type, shape);
+  if (out.isFloat()) {
+    std::fill(out.floats.begin(), out.floats.end(), value.floats[0]);
+  } else {
+    std::fill(out.ints.begin(), out.ints.end(), value.ints[0]);
+  }
+  c.setKnownOutput(0, std::move(out));
+}
+
+// Constant nodes whose value is not a tensor (tensors are set up by the importer).
+void constant(Context& c) {
+  Known k;
+  if (const auto* a = c.attribute("value_float")) {
+    k.type = kFloat;
+    k.floats = {a->f()};
+  } else if (const auto* a = c.attribute("value_floats")) {
+    k.type = kFloat;
+    k.floats.assign(a->floats().begin(), a->floats().end());
+    k.shape = {static_cast<int64_t>(k.floats.size())};
+  } else if (const auto* a = c.attribute("value_int")) {
+    k = Known::scalarInt(kInt64, a->i());
+  } else if (const auto* a = c.attribute("value_ints")) {
+    k = Known::vectorInts(Shape64(a->ints().begin(), a->ints().end()));
+  } else if (const auto* a = c.attribute("value")) {
+    k = decodeTensor(a->t(), nullptr, c.where());
+  } else {
+    c.fail("only value, value_float(s) and value_int(s) are supported");
+  }
+  c.setKnownOutput(0, std::move(k));
+}
+
+std::string checkConstant(const ::onnx::NodeProto& node, int64_t) {
+  if (findAttribute(node, "sparse_value")) return "sparse_value";
+  if (findAttribute(node, "value_string") || findAttribute(node, "value_strings")) return "strings";
+  return {};
+}
+
+}  // namespace
+
+void addShapeOps(OpTable& t) {
+  t["Reshape"] = {reshape};
+  t["Flatten"] = {flatten};
+  t["Squeeze"] = {squeeze};
+  t["Unsqueeze"] = {unsqueeze};
+  t["Transpose"] = {transpose};
+  t["Concat"] = {concat};
+  t["Split"] = {split};
+  t["Expand"] = {expand};
+  t["Tile"] = {tile};
+  t["Shape"] = {shapeOp};
+  t["Size"] = {size};
+  t["ConstantOfShape"] = {constantOfShape};
+  t["Constant"] = {constant, checkConstant};
+}
+
+}  // namespace webnn::onnx_import

@@ -1,0 +1,146 @@
+// Indexing ONNX ops: Slice (negative steps through reverse), Gather, Pad (negative pads through
+// slice).
+#include "onnx/errors.h"
+#include "onnx/ops.h"
+#include "onnx/shape_logic.h"
+
+namespace webnn::onnx_import {
+namespace {
+
+std::optional<Shape64> optionalKnownInput(Context& c, size_t i, const char* what) {
+  if (!c.hasInput(i)) return std::nullopt;
+  return c.requireKnown(i, what).integers();
+}
+
+void slice(Context& c) {
+  MLOperand x = c.input(0);
+  const Shape64 shape = toOnnxShape(x.shape());
+  std::vector<SliceAxis> axes;
+  if (c.opset < 10) {
+    axes = sliceAxes(c, shape, c.attrInts("starts").value_or(Shape64{}),
+                     c.attrInts("ends").value_or(Shape64{}), c.attrInts("axes"), std::nullopt);
+  } else {
+    axes = sliceAxes(c, shape, c.requireKnown(1, "starts").integers(),
+                     c.requireKnown(2, "ends").integers(), optionalKnownInput(c, 3, "axes"),
+                     optionalKnownInput(c, 4, "steps"));
+  }
+  const size_t rank = shape.size();
+  std::vector<uint32_t> starts(rank, 0), sizes(x.shape()), strides(rank, 1);
+  std::vector<uint32_t> reversed;
+  for (const auto& a : axes) {
+    if (a.count == 0) c.fail("empty slices are not supported");
+    const int64_t step = a.step > 0 ? a.step : -a.step;
+    const int64_t first = a.step > 0 ? a.start : a.start - (a.count - 1) * step;
+    starts[a.axis] = static_cast<uint32_t>(first);
+    sizes[a.axis] = static_cast<uint32_t>((a.count - 1) * step + 1);
+    strides[a.axis] = static_cast<uint32_t>(step);
+    if (a.step < 0) reversed.push_back(a.axis);
+  }
+  MLSliceOptions options;
+  options.label = c.label();
+  options.strides = strides;
+  MLOperand y = starts == std::vector<uint32_t>(rank, 0) && sizes == x.shape() &&
+                        strides == std::vector<uint32_t>(rank, 1)
+                    ? x
+                    : c.builder.slice(x, starts, sizes, options);
+  if (!reversed.empty()) {
+    MLReverseOptions reverse;
+    reverse.label = c.label() + "/reverse";
+    reverse.axes = reversed;
+    y = c.builder.reverse(y, reverse);
+  }
+  c.setOutput(0, y);
+}
+
+void gather(Context& c) {
+  MLOperand x = c.input(0);
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
+  MLOperand indices;
+  if (const Known* k = c.isSmallKnown(1) ? c.known(1) : nullptr) {
+    Known normalized = k->castTo(kInt32);
+    const int64_t dim = x.shape()[axis];
+    for (auto& v : normalized.ints) {
+      if (v < -dim || v >= dim) c.failData("index " + std::to_string(v) + " is out of range");
+      if (v < 0) v += dim;
+    }
+    indices = c.constant(normalized);
+  } else {
+    indices = c.input(1);
+  }
+  MLGatherOptions options;
+  options.label = c.label();
+  options.axis = axis;
+  c.setOutput(0, c.builder.gather(x, indices, options));
+}
+
+void pad(Context& c) {
+  MLOperand x = c.input(0);
+  const size_t rank = x.shape().size();
+  const std::string mode = c.attrString("mode", "constant");
+  Shape64 pads;
+  double value = 0.0;
+  std::optional<Shape64> axes;
+  if (c.opset < 11) {
+    pads = c.attrInts("pads").value_or(Shape64{});
+    value = c.attrFloat("value", 0.0f);
+  } else {
+    pads = c.requireKnown(1, "pads").integers();
+    if (c.hasInput(2)) value = c.requireKnown(2, "constant_value").number(0);
+    axes = optionalKnownInput(c, 3, "axes");
+  }
+  std::vector<uint32_t> axisList;
+  if (axes) {
+    for (int64_t a : *axes) axisList.push_back(c.axis(a, rank));
+  } else {
+    for (uint32_t i = 0; i < rank; ++i) axisList.push_back(i);
+  }
+  if (pads.size() != 2 * axisList.size()) c.failData("pads has the wrong length");
+  std::vector<uint32_t> begin(rank, 0), end(rank, 0);
+  std::vector<uint32_t> cropStart(rank, 0), cropSize(x.shape());
+  bool crop = false;
+  const size_t n = axisList.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t a = axisList[i];
+    const int64_t b = pads[i], e = pads[n + i];
+    begin[a] = static_cast<uint32_t>(std::max<int64_t>(b, 0));
+    end[a] = static_cast<uint32_t>(std::max<int64_t>(e, 0));
+    if (b < 0 || e < 0) {
+      crop = true;
+      const int64_t size = int64_t{x.shape()[a]} + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
+      if (size <= 0) c.fail("negative pads remove the whole axis");
+      cropStart[a] = static_cast<uint32_t>(-std::min<int64_t>(b, 0));
+      cropSize[a] = static_cast<uint32_t>(size);
+    }
+  }
+  if (crop) x = c.builder.slice(x, cropStart, cropSize, MLSliceOptions{});
+  MLPadOptions options;
+  options.label = c.label();
+  options.value = value;
+  if (mode == "constant") {
+    options.mode = MLPaddingMode::Constant;
+  } else if (mode == "reflect") {
+    options.mode = MLPaddingMode::Reflection;
+  } else if (mode == "edge") {
+    options.mode = MLPaddingMode::Edge;
+  } else {
+    c.fail("mode=" + mode + " is not supported");
+  }
+  const bool any = begin != std::vector<uint32_t>(rank, 0) || end != std::vector<uint32_t>(rank, 0);
+  c.setOutput(0, any ? c.builder.pad(x, begin, end, options) : x);
+}
+
+std::string checkPad(const ::onnx::NodeProto& node, int64_t) {
+  const std::string mode = stringAttribute(node, "mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge") return "mode=" + mode;
+  return {};
+}
+
+}  // namespace
+
+void addSliceOps(OpTable& t) {
+  t["Slice"] = {slice};
+  t["Gather"] = {gather};
+  t["Pad"] = {pad, checkPad};
+}
+
+}  // namespace webnn::onnx_import
