@@ -12,6 +12,9 @@
 
 namespace webnn {
 
+// Every options dictionary of the spec inherits MLOperatorOptions {label}. Here each struct holds
+// `label` as its own first member instead of a base class, so that designated initializers such
+// as `{.alpha = 2}` or `{.label = "fc1", .groups = 2}` compile cleanly under -Wextra.
 struct MLOperatorOptions {
   std::string label;
 };
@@ -27,24 +30,28 @@ enum class MLRecurrentNetworkDirection { Forward, Backward, Both };
 enum class MLGruWeightLayout { Zrn, Rzn };
 enum class MLLstmWeightLayout { Iofg, Ifgo };
 
-struct MLArgMinMaxOptions : MLOperatorOptions {
+struct MLArgMinMaxOptions {
+  std::string label;
   bool keepDimensions = false;
   MLOperandDataType outputDataType = MLOperandDataType::Int32;
 };
 
-struct MLBatchNormalizationOptions : MLOperatorOptions {
+struct MLBatchNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   uint32_t axis = 1;
   double epsilon = 1e-5;
 };
 
-struct MLClampOptions : MLOperatorOptions {
+struct MLClampOptions {
+  std::string label;
   double minValue = -std::numeric_limits<double>::infinity();
   double maxValue = std::numeric_limits<double>::infinity();
 };
 
-struct MLConv2dOptions : MLOperatorOptions {
+struct MLConv2dOptions {
+  std::string label;
   std::vector<uint32_t> padding;    // [beginHeight, endHeight, beginWidth, endWidth]; default 0s
   std::vector<uint32_t> strides;    // [h, w]; default 1s
   std::vector<uint32_t> dilations;  // [h, w]; default 1s
@@ -54,7 +61,8 @@ struct MLConv2dOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
 };
 
-struct MLConvTranspose2dOptions : MLOperatorOptions {
+struct MLConvTranspose2dOptions {
+  std::string label;
   std::vector<uint32_t> padding;
   std::vector<uint32_t> strides;
   std::vector<uint32_t> dilations;
@@ -66,20 +74,24 @@ struct MLConvTranspose2dOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
 };
 
-struct MLCumulativeSumOptions : MLOperatorOptions {
+struct MLCumulativeSumOptions {
+  std::string label;
   bool exclusive = false;
   bool reversed = false;
 };
 
-struct MLEluOptions : MLOperatorOptions {
+struct MLEluOptions {
+  std::string label;
   double alpha = 1.0;
 };
 
-struct MLGatherOptions : MLOperatorOptions {
+struct MLGatherOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLGemmOptions : MLOperatorOptions {
+struct MLGemmOptions {
+  std::string label;
   std::optional<MLOperand> c;
   double alpha = 1.0;
   double beta = 1.0;
@@ -87,7 +99,8 @@ struct MLGemmOptions : MLOperatorOptions {
   bool bTranspose = false;
 };
 
-struct MLGruOptions : MLOperatorOptions {
+struct MLGruOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> initialHiddenState;
@@ -98,7 +111,8 @@ struct MLGruOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;  // default [sigmoid, tanh]
 };
 
-struct MLGruCellOptions : MLOperatorOptions {
+struct MLGruCellOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   bool resetAfter = true;
@@ -106,35 +120,41 @@ struct MLGruCellOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLHardSigmoidOptions : MLOperatorOptions {
+struct MLHardSigmoidOptions {
+  std::string label;
   double alpha = 0.2;
   double beta = 0.5;
 };
 
-struct MLInstanceNormalizationOptions : MLOperatorOptions {
+struct MLInstanceNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   double epsilon = 1e-5;
   MLInputOperandLayout layout = MLInputOperandLayout::Nchw;
 };
 
-struct MLLayerNormalizationOptions : MLOperatorOptions {
+struct MLLayerNormalizationOptions {
+  std::string label;
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   std::optional<std::vector<uint32_t>> axes;  // default: all but the first
   double epsilon = 1e-5;
 };
 
-struct MLLeakyReluOptions : MLOperatorOptions {
+struct MLLeakyReluOptions {
+  std::string label;
   double alpha = 0.01;
 };
 
-struct MLLinearOptions : MLOperatorOptions {
+struct MLLinearOptions {
+  std::string label;
   double alpha = 1.0;
   double beta = 0.0;
 };
 
-struct MLLstmOptions : MLOperatorOptions {
+struct MLLstmOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> peepholeWeight;
@@ -146,7 +166,8 @@ struct MLLstmOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;  // default [sigmoid, tanh, tanh]
 };
 
-struct MLLstmCellOptions : MLOperatorOptions {
+struct MLLstmCellOptions {
+  std::string label;
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrentBias;
   std::optional<MLOperand> peepholeWeight;
@@ -154,54 +175,64 @@ struct MLLstmCellOptions : MLOperatorOptions {
   std::optional<std::vector<MLRecurrentNetworkActivation>> activations;
 };
 
-struct MLPadOptions : MLOperatorOptions {
+struct MLPadOptions {
+  std::string label;
   MLPaddingMode mode = MLPaddingMode::Constant;
   double value = 0.0;
 };
 
-struct MLPool2dOptions : MLOperatorOptions {
+struct MLPool2dOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> windowDimensions;  // default: the input's spatial dims
   std::vector<uint32_t> padding;
   std::vector<uint32_t> strides;
   std::vector<uint32_t> dilations;
   MLInputOperandLayout layout = MLInputOperandLayout::Nchw;
-  MLRoundingType outputShapeRounding = MLRoundingType::Floor;
+  MLRoundingType roundingType = MLRoundingType::Floor;
   std::optional<std::vector<uint32_t>> outputSizes;
 };
 
-struct MLReduceOptions : MLOperatorOptions {
+struct MLReduceOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> axes;  // default: every axis
   bool keepDimensions = false;
 };
 
-struct MLResample2dOptions : MLOperatorOptions {
+struct MLResample2dOptions {
+  std::string label;
   MLInterpolationMode mode = MLInterpolationMode::NearestNeighbor;
   std::optional<std::vector<float>> scales;    // default [1, 1]
   std::optional<std::vector<uint32_t>> sizes;  // overrides scales
   std::optional<std::vector<uint32_t>> axes;   // default [2, 3]
 };
 
-struct MLReverseOptions : MLOperatorOptions {
+struct MLReverseOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> axes;  // default: every axis
 };
 
-struct MLScatterOptions : MLOperatorOptions {
+struct MLScatterOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLSliceOptions : MLOperatorOptions {
+struct MLSliceOptions {
+  std::string label;
   std::vector<uint32_t> strides;  // default 1s
 };
 
-struct MLSplitOptions : MLOperatorOptions {
+struct MLSplitOptions {
+  std::string label;
   uint32_t axis = 0;
 };
 
-struct MLTransposeOptions : MLOperatorOptions {
+struct MLTransposeOptions {
+  std::string label;
   std::optional<std::vector<uint32_t>> permutation;  // default: reversed axes
 };
 
-struct MLTriangularOptions : MLOperatorOptions {
+struct MLTriangularOptions {
+  std::string label;
   bool upper = true;
   int32_t diagonal = 0;
 };

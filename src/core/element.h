@@ -64,7 +64,7 @@ inline double toDouble(T value) {
 template <class T>
 inline T fromDouble(double value) {
   if constexpr (std::is_same_v<T, Float16>) {
-    return Float16{floatToHalf(static_cast<float>(value))};
+    return Float16{doubleToHalf(value)};
   } else if constexpr (std::is_same_v<T, float>) {
     return static_cast<float>(value);
   } else {

@@ -57,4 +57,31 @@ inline uint16_t floatToHalf(float value) {
   return static_cast<uint16_t>(sign | result);
 }
 
+// Rounds a double to the nearest half once (going through float first could round twice).
+inline uint16_t doubleToHalf(double value) {
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 48) & 0x8000u);
+  const uint64_t absolute = bits & 0x7fffffffffffffffull;
+  const int exponent = static_cast<int>(absolute >> 52) - 1023;
+  if (absolute >= 0x7ff0000000000000ull) {  // Inf or NaN
+    return static_cast<uint16_t>(sign | 0x7c00u | (absolute > 0x7ff0000000000000ull ? 0x200u : 0u));
+  }
+  if (exponent > 15) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (exponent < -26) return sign;  // below half of the smallest subnormal (2^-25)
+  const uint64_t mantissa = (absolute & 0xfffffffffffffull) | (1ull << 52);
+  // Units of the result's last place: 2^-24 for subnormals, 2^(exponent-10) for normals.
+  const int unitExponent = exponent < -14 ? -24 : exponent - 10;
+  const int shift = 52 - (exponent - unitExponent);  // mantissa * 2^(exponent-52) / 2^unit
+  uint64_t result = mantissa >> shift;
+  const uint64_t remainder = mantissa & ((1ull << shift) - 1);
+  const uint64_t halfway = 1ull << (shift - 1);
+  if (remainder > halfway || (remainder == halfway && (result & 1u))) ++result;
+  if (exponent >= -14) {
+    // result holds the implicit bit at 2^10; fold in the biased exponent (a carry bumps it).
+    result = (static_cast<uint64_t>(exponent + 15) << 10) + (result - (1u << 10));
+    if (result >= 0x7c00u) return static_cast<uint16_t>(sign | 0x7c00u);
+  }
+  return static_cast<uint16_t>(sign | result);
+}
+
 }  // namespace webnn

@@ -141,7 +141,7 @@ TEST(Pool2d, Dilations) {
 TEST(Pool2d, CeilRoundingAndOutputSizes) {
   const MLPool2dOptions floorOptions{.windowDimensions = {{3, 3}}, .strides = {2, 2}};
   MLPool2dOptions ceilOptions = floorOptions;
-  ceilOptions.outputShapeRounding = MLRoundingType::Ceil;
+  ceilOptions.roundingType = MLRoundingType::Ceil;
   expectNear(pool(kMax, {1, 1, 4, 4}, iota(16, 1), floorOptions, {1, 1, 1, 1}), {11});
   expectNear(pool(kMax, {1, 1, 4, 4}, iota(16, 1), ceilOptions, {1, 1, 2, 2}), {11, 12, 15, 16});
   expectNear(pool(kAverage, {1, 1, 4, 4}, iota(16, 1), ceilOptions, {1, 1, 2, 2}),
@@ -184,7 +184,7 @@ TEST(Pool2d, ShapeInference) {
   auto x2 = builder.input("x2", {F32, {1, 2, 5, 5}});
   MLPool2dOptions ceil{.windowDimensions = {{3, 3}}, .padding = {1, 0, 0, 1}, .strides = {2, 2}};
   EXPECT_EQ(builder.averagePool2d(x2, ceil).shape(), (std::vector<uint32_t>{1, 2, 2, 2}));
-  ceil.outputShapeRounding = MLRoundingType::Ceil;
+  ceil.roundingType = MLRoundingType::Ceil;
   EXPECT_EQ(builder.l2Pool2d(x2, ceil).shape(), (std::vector<uint32_t>{1, 2, 3, 3}));
 }
 

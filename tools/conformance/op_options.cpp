@@ -23,7 +23,8 @@ class OptionReader {
   }
   std::string what(const char* key) const { return call_.name() + " option " + key; }
 
-  void label(MLOperatorOptions& options) {
+  template <class Options>
+  void label(Options& options) {
     if (const Json* value = find("label")) options.label = stringValue(*value, "label");
   }
   void flag(const char* key, bool& out) {
@@ -350,9 +351,9 @@ MLPool2dOptions pool2dOptions(const OpCall& call) {
     r.u32List("strides", o.strides);
     r.u32List("dilations", o.dilations);
     r.enumeration("layout", o.layout, kInputLayouts);
-    // The spec's member is roundingType; the API calls it outputShapeRounding.
-    r.enumeration("roundingType", o.outputShapeRounding, kRoundingTypes);
-    r.enumeration("outputShapeRounding", o.outputShapeRounding, kRoundingTypes);
+    // outputShapeRounding is the spec's older name of roundingType.
+    r.enumeration("roundingType", o.roundingType, kRoundingTypes);
+    r.enumeration("outputShapeRounding", o.roundingType, kRoundingTypes);
     r.u32List("outputSizes", o.outputSizes);
   });
 }

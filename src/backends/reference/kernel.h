@@ -34,8 +34,9 @@ struct Tensor {
 
 class KernelContext {
  public:
-  KernelContext(const graph::Operation& operation, std::vector<Tensor> operandsById)
-      : operation_(operation), tensors_(std::move(operandsById)) {}
+  // `operandsById` must outlive the context (it is not copied: graphs have many operands).
+  KernelContext(const graph::Operation& operation, const std::vector<Tensor>& operandsById)
+      : operation_(operation), tensors_(operandsById) {}
 
   const graph::Operation& operation() const { return operation_; }
   size_t inputCount() const { return operation_.inputs.size(); }
@@ -51,7 +52,7 @@ class KernelContext {
 
  private:
   const graph::Operation& operation_;
-  std::vector<Tensor> tensors_;  // indexed by operand id (null data for operands not bound)
+  const std::vector<Tensor>& tensors_;  // indexed by operand id (null data when not bound)
 };
 
 using Kernel = std::function<void(const KernelContext&)>;

@@ -55,7 +55,7 @@ MLOperandDescriptor validatePool2d(std::string_view type, std::string_view label
                  std::to_string(ceilSizes[1]) + "] output size");
       }
     }
-  } else if (options.outputShapeRounding == MLRoundingType::Floor) {
+  } else if (options.roundingType == MLRoundingType::Floor) {
     options.outputSizes = std::vector<uint32_t>{floorSizes[0], floorSizes[1]};
   } else {
     options.outputSizes = std::vector<uint32_t>{ceilSizes[0], ceilSizes[1]};
