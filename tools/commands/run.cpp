@@ -1,0 +1,271 @@
+// webnn run: imports an ONNX model weightless, streams its weights in, dispatches it on .npy
+// inputs (or random ones), writes the outputs as .npy, and prints per-phase times and peak memory.
+#include <unistd.h>
+
+#include <webnn/webnn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "core/float16.h"
+#include "npy.h"
+
+#ifdef WEBNN_HAVE_ONNX
+#include <webnn/onnx.h>
+#endif
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> inputs, outputs, dims;
+  bool randomInputs = false;
+  uint64_t seed = 1;
+  uint32_t iterations = 3;
+  std::string backend;
+  std::string outputDir = ".";
+  std::string saveInputs;
+};
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// "NAME=VALUE" -> {NAME, VALUE}; the last '=' splits, so names may hold '='.
+std::pair<std::string, std::string> splitAssignment(const std::string& text, const char* option) {
+  const auto at = text.rfind('=');
+  if (at == std::string::npos || at == 0) {
+    throw webnn::Error(webnn::Error::Kind::TypeError,
+                       std::string(option) + " expects NAME=VALUE, got '" + text + "'");
+  }
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
+std::vector<uint32_t> parseShape(const std::string& text) {
+  std::vector<uint32_t> shape;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t end = text.find_first_of("x,", i);
+    if (end == std::string::npos) end = text.size();
+    shape.push_back(static_cast<uint32_t>(std::stoul(text.substr(i, end - i))));
+    i = end + 1;
+  }
+  return shape;
+}
+
+std::string fileNameFor(const std::string& name) {
+  std::string out;
+  for (char ch : name) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '_' ? ch : '_';
+  return out + ".npy";
+}
+
+uint64_t peakRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+double mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+webnn::tools::NpyArray randomArray(const webnn::MLOperandDescriptor& d, std::mt19937_64& rng) {
+  webnn::tools::NpyArray a;
+  a.dataType = d.dataType;
+  a.shape = d.shape;
+  const uint64_t n = d.elementCount();
+  a.data.resize(static_cast<size_t>(d.byteLength()));
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::byte* p = a.data.data() + i * (webnn::bitsPerElement(d.dataType) / 8);
+    switch (d.dataType) {
+      case webnn::MLOperandDataType::Float32: {
+        const float v = uniform(rng);
+        std::memcpy(p, &v, 4);
+        break;
+      }
+      case webnn::MLOperandDataType::Float16: {
+        const uint16_t v = webnn::floatToHalf(uniform(rng));
+        std::memcpy(p, &v, 2);
+        break;
+      }
+      case webnn::MLOperandDataType::Int64: {
+        const int64_t v = static_cast<int64_t>(rng() % 10);
+        std::memcpy(p, &v, 8);
+        break;
+      }
+      case webnn::MLOperandDataType::Int32: {
+        const int32_t v = static_cast<int32_t>(rng() % 10);
+        std::memcpy(p, &v, 4);
+        break;
+      }
+      default: *p = static_cast<std::byte>(rng() & 0xff); break;
+    }
+  }
+  return a;
+}
+
+#ifdef WEBNN_HAVE_ONNX
+int run(const RunOptions& o) {
+  using namespace webnn;
+  const bool terminal = isatty(STDERR_FILENO);
+
+  onnx::ImportOptions importOptions;
+  std::map<std::string, tools::NpyArray> given;
+  for (const auto& text : o.inputs) {
+    auto [name, file] = splitAssignment(text, "--input");
+    given[name] = tools::readNpy(file);
+    importOptions.inputShapes[name] = given[name].shape;
+  }
+  for (const auto& text : o.dims) {
+    auto [name, value] = splitAssignment(text, "--dim");
+    if (value.find_first_of("x,") != std::string::npos) {
+      importOptions.inputShapes[name] = parseShape(value);
+    } else {
+      importOptions.dimensions[name] = static_cast<uint32_t>(std::stoul(value));
+    }
+  }
+
+  MLContextOptions contextOptions;
+  contextOptions.backend = o.backend;
+  MLContext context = createContext(contextOptions);
+  MLGraphBuilder builder(context);
+
+  auto start = Clock::now();
+  onnx::ImportedModel model = onnx::importModel(o.model, builder, importOptions);
+  const double parseMs = msSince(start);
+  // Same-shaped single-dim overrides given by input name ("--dim x=1,3,64,64") apply too.
+  start = Clock::now();
+  MLGraph graph = builder.build(model.outputOperands);
+  const double buildMs = msSince(start);
+
+  start = Clock::now();
+  LoadOptions loadOptions;
+  if (terminal) {
+    loadOptions.progress = [](uint64_t done, uint64_t total) {
+      std::fprintf(stderr, "\rloading weights: %5.1f%% (%.1f / %.1f MiB)",
+                   total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0,
+                   mib(done), mib(total));
+    };
+  }
+  graph.loadConstants(*model.weights, loadOptions);
+  if (terminal) std::fprintf(stderr, "\n");
+  const double loadMs = msSince(start);
+
+  // Inputs.
+  std::mt19937_64 rng(o.seed);
+  MLNamedTensors inputs, outputs;
+  for (const auto& [name, descriptor] : model.inputs) {
+    auto it = given.find(name);
+    tools::NpyArray array;
+    if (it != given.end()) {
+      array = std::move(it->second);
+      if (array.dataType != descriptor.dataType) {
+        throw Error(Error::Kind::TypeError, "input '" + name + "' is " + std::string(toString(descriptor.dataType)) +
+                                                " but the .npy file holds " + std::string(toString(array.dataType)));
+      }
+    } else if (o.randomInputs) {
+      array = randomArray(descriptor, rng);
+    } else {
+      throw Error(Error::Kind::TypeError, "no data for input '" + name + "' (" + toString(descriptor) +
+                                              "): give --input " + name + "=FILE.npy or --random-inputs");
+    }
+    if (!o.saveInputs.empty()) tools::writeNpy(o.saveInputs + "/" + fileNameFor(name), array);
+    MLTensor tensor = context.createTensor({descriptor, false, true});
+    context.writeTensor(tensor, array.data);
+    inputs[name] = tensor;
+  }
+  for (const auto& [name, descriptor] : model.outputs) {
+    outputs[name] = context.createTensor({descriptor, true, false});
+  }
+
+  start = Clock::now();
+  context.dispatch(graph, inputs, outputs);
+  const double firstMs = msSince(start);
+  std::vector<double> steady;
+  for (uint32_t i = 0; i < o.iterations; ++i) {
+    start = Clock::now();
+    context.dispatch(graph, inputs, outputs);
+    steady.push_back(msSince(start));
+  }
+
+  // Outputs.
+  std::map<std::string, std::string> outputFiles;
+  for (const auto& text : o.outputs) {
+    auto [name, file] = splitAssignment(text, "--output");
+    if (!outputs.count(name)) throw Error(Error::Kind::TypeError, "the model has no output '" + name + "'");
+    outputFiles[name] = file;
+  }
+  for (const auto& [name, descriptor] : model.outputs) {
+    tools::NpyArray array;
+    array.dataType = descriptor.dataType;
+    array.shape = descriptor.shape;
+    array.data = context.readTensor(outputs[name]);
+    auto it = outputFiles.find(name);
+    const std::string file = it != outputFiles.end() ? it->second : o.outputDir + "/" + fileNameFor(name);
+    tools::writeNpy(file, array);
+    std::printf("output %s: %s -> %s\n", name.c_str(), toString(descriptor).c_str(), file.c_str());
+  }
+
+  std::printf("model: %s (opset %lld, %s), backend %s\n", o.model.c_str(),
+              static_cast<long long>(model.opsetVersion), model.producer.c_str(),
+              context.backendName().c_str());
+  std::printf("graph: %zu nodes mapped, %zu folded at import, %zu weights (%.2f MiB)\n",
+              model.nodeCount, model.foldedNodeCount, model.weightCount, mib(model.weightBytes));
+  std::printf("time: parse %.1f ms, build %.1f ms, load %.1f ms, first dispatch %.1f ms", parseMs,
+              buildMs, loadMs, firstMs);
+  if (!steady.empty()) {
+    std::sort(steady.begin(), steady.end());
+    std::printf(", median of %zu dispatches %.1f ms", steady.size(), steady[steady.size() / 2]);
+  }
+  std::printf("\n");
+  const uint64_t peak = peakRssBytes();
+  std::printf("memory: peak RSS (VmHWM) %.1f MiB; model weights %.1f MiB", mib(peak),
+              mib(model.weightBytes));
+  if (model.weightBytes) {
+    std::printf(" (peak = %.2f x weights)",
+                static_cast<double>(peak) / static_cast<double>(model.weightBytes));
+  }
+  std::printf("\n");
+  return 0;
+}
+#else
+int run(const RunOptions&) {
+  std::fprintf(stderr, "webnn run: this build has no ONNX importer (libonnx-dev was not found)\n");
+  return 2;
+}
+#endif
+
+}  // namespace
+
+WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak memory") {
+  auto o = std::make_shared<RunOptions>();
+  app.add_option("MODEL", o->model, "The .onnx file")->required();
+  app.add_option("--input", o->inputs, "NAME=FILE.npy: an input's data (fixes its shape)");
+  app.add_option("--output", o->outputs, "NAME=FILE.npy: where an output goes");
+  app.add_option("--output-dir", o->outputDir, "Folder for outputs not named by --output (NAME.npy)");
+  app.add_option("--dim", o->dims, "NAME=N: a symbolic dimension; INPUT=1x3x224x224: an input's shape");
+  app.add_flag("--random-inputs", o->randomInputs, "Random data for inputs not given by --input");
+  app.add_option("--seed", o->seed, "Seed of --random-inputs");
+  app.add_option("--save-inputs", o->saveInputs, "Folder to write the inputs used (NAME.npy)");
+  app.add_option("--iterations", o->iterations, "Dispatches after the first, for the median (default 3)");
+  app.add_option("--backend", o->backend, "Backend name (default: the default backend)");
+  return [o] {
+    try {
+      return run(*o);
+    } catch (const webnn::Error& e) {
+      std::fprintf(stderr, "webnn run: %s: %s\n", std::string(e.name()).c_str(), e.what());
+      return 1;
+    }
+  };
+}
