@@ -1,0 +1,253 @@
+// The ONNX importer on small models built with libonnx: op mappings against hand-computed values,
+// embedded and external weights, and malformed or unsupported models.
+#include <gtest/gtest.h>
+#include <webnn/onnx.h>
+#include <webnn/webnn.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "model_maker.h"
+#include "test_helpers.h"
+
+namespace webnn::testing {
+namespace {
+
+struct Ran {
+  std::vector<float> values;
+  std::vector<uint32_t> shape;
+  onnx::ImportedModel model;
+};
+
+// Imports `path`, loads its weights, runs it on `x` and returns output `y`.
+Ran runModel(const std::string& path, const std::vector<float>& x, onnx::ImportOptions options = {}) {
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  Ran ran;
+  ran.model = onnx::importModel(path, builder, options);
+  MLGraph graph = builder.build(ran.model.outputOperands);
+  graph.loadConstants(*ran.model.weights);
+  EXPECT_TRUE(graph.pendingConstants().empty());
+  MLNamedTensors inputs, outputs;
+  for (const auto& [name, d] : ran.model.inputs) {
+    inputs[name] = context.createTensor({d, false, true});
+    context.writeTensor(inputs[name], std::as_bytes(std::span(x)));
+  }
+  for (const auto& [name, d] : ran.model.outputs) outputs[name] = context.createTensor({d, true, false});
+  context.dispatch(graph, inputs, outputs);
+  ran.values = readAs<float>(context, outputs.at("y"));
+  ran.shape = ran.model.outputs.at(0).second.shape;
+  return ran;
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], 1e-5) << "at " << i;
+}
+
+TEST(OnnxImporter, AddWithEmbeddedInitializerIsHollowAndStreamed) {
+  ModelMaker m;
+  m.input("x", {100, 3});
+  std::vector<float> w(300);  // above the strip threshold: its bytes stay in the file only
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i);
+  m.floats("w", {100, 3}, w);
+  m.node("Add", {"x", "w"}, {"y"});
+  m.output("y");
+  std::vector<float> x(300, 0.5f);
+  const Ran ran = runModel(m.save(), x);
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{100, 3}));
+  std::vector<float> expected(300);
+  for (size_t i = 0; i < 300; ++i) expected[i] = static_cast<float>(i) + 0.5f;
+  expectNear(ran.values, expected);
+  EXPECT_EQ(ran.model.weightCount, 1u);
+  EXPECT_EQ(ran.model.weightBytes, 1200u);
+}
+
+TEST(OnnxImporter, SmallConstantChainsAreFolded) {
+  ModelMaker m;
+  m.input("x", {2, 3});
+  std::vector<float> w(300);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i);
+  m.floats("w", {100, 3}, w);
+  m.ints("two", {2, 150});
+  m.node("Reshape", {"w", "two"}, {"w2"});
+  m.node("Slice", {"w2", "starts", "ends"}, {"w3"});
+  m.ints("starts", {0, 0});
+  m.ints("ends", {2, 3});
+  m.node("Add", {"x", "w3"}, {"y"});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {1, 2, 3, 4, 5, 6});
+  expectNear(ran.values, {1, 3, 5, 154, 156, 158});
+  EXPECT_EQ(ran.model.foldedNodeCount, 2u);
+}
+
+TEST(OnnxImporter, ExternalDataInitializer) {
+  ModelMaker m;
+  m.input("x", {1, 4});
+  const std::vector<float> w{0, 0, 10, 20, 30, 40};  // 8 bytes of padding first
+  {
+    std::ofstream out(m.folder() + "/weights.bin", std::ios::binary);
+    out.write(reinterpret_cast<const char*>(w.data()), 24);
+  }
+  m.externalFloats("w", {1, 4}, "weights.bin", 8, 16);
+  m.node("Mul", {"x", "w"}, {"y"});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {1, 2, 3, 4});
+  expectNear(ran.values, {10, 40, 90, 160});
+  EXPECT_EQ(ran.model.weights->formatName(), "onnx");
+}
+
+TEST(OnnxImporter, GemmSoftmaxAndShapeFolding) {
+  ModelMaker m;
+  m.input("x", {-1, 2});
+  m.floats("w", {3, 2}, {1, 0, 0, 1, 1, 1});
+  m.floats("b", {3}, {0, 0, -1});
+  auto& gemm = m.node("Gemm", {"x", "w", "b"}, {"g"});
+  ModelMaker::attr(gemm, "transB", int64_t{1});
+  m.node("Shape", {"g"}, {"s"});
+  m.node("Reshape", {"g", "s"}, {"r"});
+  m.node("Softmax", {"r"}, {"y"});
+  m.output("y");
+  onnx::ImportOptions options;
+  options.dimensions["N"] = 1;
+  const Ran ran = runModel(m.save(), {1, 2}, options);
+  // g = [1, 2, 2]
+  const double e1 = std::exp(1.0), e2 = std::exp(2.0), sum = e1 + 2 * e2;
+  expectNear(ran.values, {static_cast<float>(e1 / sum), static_cast<float>(e2 / sum),
+                          static_cast<float>(e2 / sum)});
+}
+
+TEST(OnnxImporter, ConvWithSamePaddingAndRelu) {
+  ModelMaker m;
+  m.input("x", {1, 1, 3, 3});
+  m.floats("w", {1, 1, 3, 3}, {0, 0, 0, 0, 1, 0, 0, 0, -1});
+  auto& conv = m.node("Conv", {"x", "w"}, {"c"});
+  ModelMaker::attr(conv, "auto_pad", std::string("SAME_UPPER"));
+  m.node("Relu", {"c"}, {"y"});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  // y[i][j] = relu(x[i][j] - x[i+1][j+1])
+  expectNear(ran.values, {0, 0, 3, 0, 0, 6, 7, 8, 9});
+}
+
+TEST(OnnxImporter, TransposeConcatAndReduceMean) {
+  ModelMaker m;
+  m.input("x", {2, 3});
+  auto& t = m.node("Transpose", {"x"}, {"t"});
+  ModelMaker::attr(t, "perm", std::vector<int64_t>{1, 0});
+  auto& cat = m.node("Concat", {"t", "t"}, {"c"});
+  ModelMaker::attr(cat, "axis", int64_t{1});
+  auto& mean = m.node("ReduceMean", {"c"}, {"y"});
+  ModelMaker::attr(mean, "axes", std::vector<int64_t>{1});
+  ModelMaker::attr(mean, "keepdims", int64_t{0});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {1, 2, 3, 4, 5, 6});
+  expectNear(ran.values, {2.5f, 3.5f, 4.5f});
+}
+
+TEST(OnnxImporter, UnsupportedOpsAreListedWithCountsBeforeAnyRead) {
+  ModelMaker m;
+  m.input("x", {2});
+  m.node("Foo", {"x"}, {"a"});
+  m.node("Foo", {"a"}, {"b"});
+  m.node("Bar", {"b"}, {"c"});
+  auto& r = m.node("Resize", {"c"}, {"y"});
+  ModelMaker::attr(r, "mode", std::string("cubic"));
+  m.output("y");
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  const std::string path = m.save();
+  expectError([&] { onnx::importModel(path, builder); }, Error::Kind::NotSupportedError,
+              {"Foo (x2)", "Bar (x1)", "Resize (mode=cubic) x1"});
+}
+
+TEST(OnnxImporter, TruncatedFileIsADataError) {
+  ModelMaker m;
+  m.input("x", {2});
+  m.floats("w", {100}, std::vector<float>(100, 1.0f));
+  m.node("Add", {"x", "w"}, {"y"});
+  m.output("y");
+  const std::string path = m.save();
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  for (size_t keep : {bytes.size() / 2, bytes.size() - 3, size_t{5}}) {
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(bytes.data(), static_cast<std::streamsize>(keep));
+    }
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    expectError([&] { onnx::importModel(path, builder); }, Error::Kind::DataError, {path});
+  }
+}
+
+TEST(OnnxImporter, ExternalInitializerBeyondTheEndOfItsFile) {
+  ModelMaker m;
+  m.input("x", {4});
+  {
+    std::ofstream out(m.folder() + "/weights.bin", std::ios::binary);
+    out.write("0123456789", 10);
+  }
+  m.externalFloats("w", {4}, "weights.bin", 0, 16);
+  m.node("Add", {"x", "w"}, {"y"});
+  m.output("y");
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  const std::string path = m.save();
+  expectError([&] { onnx::importModel(path, builder); }, Error::Kind::DataError,
+              {"'w'", "beyond its end"});
+}
+
+TEST(OnnxImporter, SizeMismatchMissingInputAndCycle) {
+  {
+    ModelMaker m;
+    m.input("x", {4});
+    m.floats("w", {5}, {1, 2, 3, 4});
+    m.node("Add", {"x", "w"}, {"y"});
+    m.output("y");
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    const std::string path = m.save();
+    expectError([&] { onnx::importModel(path, builder); }, Error::Kind::DataError, {"'w'", "16"});
+  }
+  {
+    ModelMaker m;
+    m.input("x", {4});
+    m.node("Add", {"x", "nowhere"}, {"y"});
+    m.output("y");
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    const std::string path = m.save();
+    expectError([&] { onnx::importModel(path, builder); }, Error::Kind::DataError, {"'nowhere'"});
+  }
+  {
+    ModelMaker m;
+    m.input("x", {4});
+    m.node("Add", {"x", "b"}, {"a"});
+    m.node("Relu", {"a"}, {"b"});
+    m.node("Relu", {"a"}, {"y"});
+    m.output("y");
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    const std::string path = m.save();
+    expectError([&] { onnx::importModel(path, builder); }, Error::Kind::DataError, {"cycle"});
+  }
+}
+
+TEST(OnnxImporter, UnknownDynamicDimensionIsNamed) {
+  ModelMaker m;
+  m.input("x", {-1, 4});
+  m.node("Relu", {"x"}, {"y"});
+  m.output("y");
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  const std::string path = m.save();
+  expectError([&] { onnx::importModel(path, builder); }, Error::Kind::TypeError, {"'N'"});
+}
+
+}  // namespace
+}  // namespace webnn::testing
