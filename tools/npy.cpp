@@ -15,15 +15,24 @@ namespace {
 
 std::string descrOf(MLOperandDataType type, const std::string& path) {
   switch (type) {
-    case MLOperandDataType::Float32: return "<f4";
-    case MLOperandDataType::Float16: return "<f2";
-    case MLOperandDataType::Int64: return "<i8";
-    case MLOperandDataType::Int32: return "<i4";
-    case MLOperandDataType::Uint8: return "|u1";
-    case MLOperandDataType::Int8: return "|i1";
-    case MLOperandDataType::Uint32: return "<u4";
-    case MLOperandDataType::Uint64: return "<u8";
-    default: fail(path, "cannot write " + std::string(toString(type)) + " as .npy");
+    case MLOperandDataType::Float32:
+      return "<f4";
+    case MLOperandDataType::Float16:
+      return "<f2";
+    case MLOperandDataType::Int64:
+      return "<i8";
+    case MLOperandDataType::Int32:
+      return "<i4";
+    case MLOperandDataType::Uint8:
+      return "|u1";
+    case MLOperandDataType::Int8:
+      return "|i1";
+    case MLOperandDataType::Uint32:
+      return "<u4";
+    case MLOperandDataType::Uint64:
+      return "<u8";
+    default:
+      fail(path, "cannot write " + std::string(toString(type)) + " as .npy");
   }
 }
 
@@ -73,12 +82,18 @@ NpyArray readNpy(const std::string& path) {
   std::string descr = field(header, "descr", path);
   if (descr.size() < 2) fail(path, "malformed descr");
   descr = descr.substr(1, descr.size() - 2);
-  if (descr == "<f4" || descr == "f4") array.dataType = MLOperandDataType::Float32;
-  else if (descr == "<f2" || descr == "f2") array.dataType = MLOperandDataType::Float16;
-  else if (descr == "<i8" || descr == "i8") array.dataType = MLOperandDataType::Int64;
-  else if (descr == "<i4" || descr == "i4") array.dataType = MLOperandDataType::Int32;
-  else if (descr == "|u1" || descr == "u1" || descr == "|b1" || descr == "b1") array.dataType = MLOperandDataType::Uint8;
-  else fail(path, "dtype " + descr + " is not supported (float32, float16, int64, int32, uint8)");
+  if (descr == "<f4" || descr == "f4")
+    array.dataType = MLOperandDataType::Float32;
+  else if (descr == "<f2" || descr == "f2")
+    array.dataType = MLOperandDataType::Float16;
+  else if (descr == "<i8" || descr == "i8")
+    array.dataType = MLOperandDataType::Int64;
+  else if (descr == "<i4" || descr == "i4")
+    array.dataType = MLOperandDataType::Int32;
+  else if (descr == "|u1" || descr == "u1" || descr == "|b1" || descr == "b1")
+    array.dataType = MLOperandDataType::Uint8;
+  else
+    fail(path, "dtype " + descr + " is not supported (float32, float16, int64, int32, uint8)");
   if (field(header, "fortran_order", path).find("False") == std::string::npos) {
     fail(path, "Fortran-order arrays are not supported");
   }
@@ -109,10 +124,11 @@ NpyArray readNpy(const std::string& path) {
 }
 
 void writeNpy(const std::string& path, const NpyArray& array) {
-  std::string header = "{'descr': '" + descrOf(array.dataType, path) +
-                       "', 'fortran_order': False, 'shape': (";
+  std::string header =
+      "{'descr': '" + descrOf(array.dataType, path) + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < array.shape.size(); ++i) {
-    header += std::to_string(array.shape[i]) + (array.shape.size() == 1 ? "," : (i + 1 < array.shape.size() ? ", " : ""));
+    header += std::to_string(array.shape[i]) +
+              (array.shape.size() == 1 ? "," : (i + 1 < array.shape.size() ? ", " : ""));
   }
   header += "), }";
   // Pad with spaces so that the data starts on a 64-byte boundary; end with '\n'.
@@ -127,7 +143,8 @@ void writeNpy(const std::string& path, const NpyArray& array) {
   out.write("\x93NUMPY\x01\x00", 8);
   out.write(reinterpret_cast<const char*>(lengthBytes), 2);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(array.data.data()), static_cast<std::streamsize>(array.data.size()));
+  out.write(reinterpret_cast<const char*>(array.data.data()),
+            static_cast<std::streamsize>(array.data.size()));
   if (!out) throw Error(Error::Kind::OperationError, path + ": writing failed");
 }
 

@@ -18,7 +18,9 @@ std::string Context::label() const {
   return node->output_size() > 0 ? node->output(0) : node->op_type();
 }
 
-void Context::fail(const std::string& what) const { throwNotSupported(where() + ": " + what); }
+void Context::fail(const std::string& what) const {
+  throwNotSupported(where() + ": " + what);
+}
 
 void Context::failData(const std::string& what) const {
   throw Error(Error::Kind::DataError, where() + ": " + what);
@@ -122,14 +124,22 @@ int32_t Context::onnxType(size_t i) {
   if (v.known) return v.known->type;
   if (v.operand && !v.onnxType) {
     switch (v.operand->dataType()) {
-      case MLOperandDataType::Float32: return kFloat;
-      case MLOperandDataType::Float16: return kFloat16;
-      case MLOperandDataType::Int32: return kInt32;
-      case MLOperandDataType::Uint32: return kUint32;
-      case MLOperandDataType::Int64: return kInt64;
-      case MLOperandDataType::Uint64: return kUint64;
-      case MLOperandDataType::Int8: return kInt8;
-      default: return kUint8;
+      case MLOperandDataType::Float32:
+        return kFloat;
+      case MLOperandDataType::Float16:
+        return kFloat16;
+      case MLOperandDataType::Int32:
+        return kInt32;
+      case MLOperandDataType::Uint32:
+        return kUint32;
+      case MLOperandDataType::Int64:
+        return kInt64;
+      case MLOperandDataType::Uint64:
+        return kUint64;
+      case MLOperandDataType::Int8:
+        return kInt8;
+      default:
+        return kUint8;
     }
   }
   return v.onnxType;
@@ -137,7 +147,8 @@ int32_t Context::onnxType(size_t i) {
 
 MLOperandDataType Context::dataType(size_t i) {
   const auto type = webnnType(onnxType(i));
-  if (!type) fail("input " + std::to_string(i) + " has unsupported type " + onnxTypeName(onnxType(i)));
+  if (!type)
+    fail("input " + std::to_string(i) + " has unsupported type " + onnxTypeName(onnxType(i)));
   return *type;
 }
 

@@ -45,8 +45,8 @@ class Context {
   std::string where() const;
   // The label given to builder calls: the node's name, else its first output.
   std::string label() const;
-  [[noreturn]] void fail(const std::string& what) const;         // NotSupportedError
-  [[noreturn]] void failData(const std::string& what) const;     // DataError
+  [[noreturn]] void fail(const std::string& what) const;      // NotSupportedError
+  [[noreturn]] void failData(const std::string& what) const;  // DataError
 
   // Node inputs: present when listed and non-empty.
   size_t inputCount() const { return static_cast<size_t>(node->input_size()); }

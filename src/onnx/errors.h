@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "weights/file_reader.h"
 #include "webnn/types.h"
+#include "weights/file_reader.h"
 
 namespace webnn::onnx_import {
 

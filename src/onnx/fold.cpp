@@ -40,8 +40,10 @@ void foldBinary(Context& c, F f, bool comparison) {
     const size_t ib = broadcastIndex(b.shape, out.shape, i);
     if (useFloat) {
       const double r = f(a.number(ia), b.number(ib));
-      if (out.isFloat()) out.floats.push_back(r);
-      else out.ints.push_back(static_cast<int64_t>(r));
+      if (out.isFloat())
+        out.floats.push_back(r);
+      else
+        out.ints.push_back(static_cast<int64_t>(r));
     } else {
       out.ints.push_back(static_cast<int64_t>(f(a.ints[ia], b.ints[ib])));
     }
@@ -49,23 +51,50 @@ void foldBinary(Context& c, F f, bool comparison) {
   c.setKnownOutput(0, out.type == a.type || comparison ? std::move(out) : out.castTo(a.type));
 }
 
-void add(Context& c) { foldBinary(c, [](auto x, auto y) { return x + y; }, false); }
-void sub(Context& c) { foldBinary(c, [](auto x, auto y) { return x - y; }, false); }
-void mul(Context& c) { foldBinary(c, [](auto x, auto y) { return x * y; }, false); }
-void div(Context& c) {
-  foldBinary(c, [](auto x, auto y) -> decltype(x) {
-    if constexpr (std::is_integral_v<decltype(x)>) {
-      return y == 0 ? 0 : x / y;
-    } else {
-      return x / y;
-    }
-  }, false);
+void add(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x + y; }, false);
 }
-void equal(Context& c) { foldBinary(c, [](auto x, auto y) { return x == y ? 1 : 0; }, true); }
-void less(Context& c) { foldBinary(c, [](auto x, auto y) { return x < y ? 1 : 0; }, true); }
-void greater(Context& c) { foldBinary(c, [](auto x, auto y) { return x > y ? 1 : 0; }, true); }
-void maxOp(Context& c) { foldBinary(c, [](auto x, auto y) { return x > y ? x : y; }, false); }
-void minOp(Context& c) { foldBinary(c, [](auto x, auto y) { return x < y ? x : y; }, false); }
+void sub(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x - y; }, false);
+}
+void mul(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x * y; }, false);
+}
+void div(Context& c) {
+  foldBinary(
+      c,
+      [](auto x, auto y) -> decltype(x) {
+        if constexpr (std::is_integral_v<decltype(x)>) {
+          return y == 0 ? 0 : x / y;
+        } else {
+          return x / y;
+        }
+      },
+      false);
+}
+void equal(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x == y ? 1 : 0; }, true);
+}
+void less(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x < y ? 1 : 0; }, true);
+}
+void greater(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x > y ? 1 : 0; }, true);
+}
+void maxOp(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x > y ? x : y; }, false);
+}
+void minOp(Context& c) {
+  foldBinary(
+      c, [](auto x, auto y) { return x < y ? x : y; }, false);
+}
 
 void where(Context& c) {
   const Known& cond = c.requireKnown(0, "condition");
@@ -79,17 +108,22 @@ void where(Context& c) {
     const bool pick = cond.number(broadcastIndex(cond.shape, out.shape, i)) != 0;
     const Known& from = pick ? a : b;
     const size_t j = broadcastIndex(from.shape, out.shape, i);
-    if (out.isFloat()) out.floats.push_back(from.number(j));
-    else out.ints.push_back(from.integer(j));
+    if (out.isFloat())
+      out.floats.push_back(from.number(j));
+    else
+      out.ints.push_back(from.integer(j));
   }
   c.setKnownOutput(0, std::move(out));
 }
 
 void cast(Context& c) {
-  c.setKnownOutput(0, c.requireKnown(0, "input").castTo(static_cast<int32_t>(c.attrInt("to", kFloat))));
+  c.setKnownOutput(
+      0, c.requireKnown(0, "input").castTo(static_cast<int32_t>(c.attrInt("to", kFloat))));
 }
 
-void identity(Context& c) { c.setKnownOutput(0, c.requireKnown(0, "input")); }
+void identity(Context& c) {
+  c.setKnownOutput(0, c.requireKnown(0, "input"));
+}
 
 void neg(Context& c) {
   Known k = c.requireKnown(0, "input");
@@ -106,7 +140,8 @@ void withShape(Context& c, Shape64 shape) {
 
 void reshape(Context& c) {
   const Known& x = c.requireKnown(0, "data");
-  Shape64 spec = c.opset < 5 ? c.attrInts("shape").value_or(Shape64{}) : c.requireKnown(1, "shape").integers();
+  Shape64 spec =
+      c.opset < 5 ? c.attrInts("shape").value_or(Shape64{}) : c.requireKnown(1, "shape").integers();
   withShape(c, reshapeTarget(c, x.shape, spec, c.attrInt("allowzero", 0) != 0));
 }
 
@@ -176,7 +211,8 @@ void gather(Context& c) {
     for (size_t i = 0; i < indices.size(); ++i) {
       int64_t index = indices.integer(i);
       if (index < 0) index += dim;
-      if (index < 0 || index >= dim) c.failData("index " + std::to_string(indices.integer(i)) + " is out of range");
+      if (index < 0 || index >= dim)
+        c.failData("index " + std::to_string(indices.integer(i)) + " is out of range");
       append(out, data, (o * static_cast<size_t>(dim) + static_cast<size_t>(index)) * inner, inner);
     }
   }
@@ -229,8 +265,10 @@ void range(Context& c) {
   if (n > (int64_t{1} << 24)) c.fail("Range is too long to fold");
   out.shape = {n};
   for (int64_t i = 0; i < n; ++i) {
-    if (out.isFloat()) out.floats.push_back(s + static_cast<double>(i) * d);
-    else out.ints.push_back(start.integer(0) + i * delta.integer(0));
+    if (out.isFloat())
+      out.floats.push_back(s + static_cast<double>(i) * d);
+    else
+      out.ints.push_back(start.integer(0) + i * delta.integer(0));
   }
   c.setKnownOutput(0, std::move(out));
 }
@@ -249,12 +287,14 @@ void expand(Context& c) {
 
 const FoldTable& foldTable() {
   static const FoldTable table = {
-      {"Add", add},         {"Sub", sub},         {"Mul", mul},           {"Div", div},
-      {"Equal", equal},     {"Less", less},       {"Greater", greater},   {"Max", maxOp},
-      {"Min", minOp},       {"Where", where},     {"Cast", cast},         {"Identity", identity},
-      {"Neg", neg},         {"Reshape", reshape}, {"Unsqueeze", unsqueeze}, {"Squeeze", squeeze},
-      {"Flatten", flatten}, {"Concat", concat},   {"Gather", gather},     {"Slice", slice},
-      {"Range", range},     {"Expand", expand},
+      {"Add", add},         {"Sub", sub},         {"Mul", mul},
+      {"Div", div},         {"Equal", equal},     {"Less", less},
+      {"Greater", greater}, {"Max", maxOp},       {"Min", minOp},
+      {"Where", where},     {"Cast", cast},       {"Identity", identity},
+      {"Neg", neg},         {"Reshape", reshape}, {"Unsqueeze", unsqueeze},
+      {"Squeeze", squeeze}, {"Flatten", flatten}, {"Concat", concat},
+      {"Gather", gather},   {"Slice", slice},     {"Range", range},
+      {"Expand", expand},
   };
   return table;
 }

@@ -84,13 +84,15 @@ void checkSupport(const ::onnx::GraphProto& graph, int64_t opset, const std::str
   std::string message = path + ": the model uses what the ONNX importer does not support:";
   if (!ops.empty()) {
     message += " ops";
-    for (const auto& [name, count] : ops) message += " " + name + " (x" + std::to_string(count) + "),";
+    for (const auto& [name, count] : ops)
+      message += " " + name + " (x" + std::to_string(count) + "),";
     message.pop_back();
     message += ";";
   }
   if (!attributes.empty()) {
     message += " attributes";
-    for (const auto& [name, count] : attributes) message += " " + name + " x" + std::to_string(count) + ",";
+    for (const auto& [name, count] : attributes)
+      message += " " + name + " x" + std::to_string(count) + ",";
     message.pop_back();
     message += ";";
   }
@@ -132,7 +134,8 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
     entry.info.unsupportedReason = "tensor " + quoteName(name) + " has ONNX type " +
                                    onnxTypeName(type) + ", which WebNN has no type for";
   }
-  const auto elements = shapeElements(std::vector<int64_t>(tensor.dims().begin(), tensor.dims().end()));
+  const auto elements =
+      shapeElements(std::vector<int64_t>(tensor.dims().begin(), tensor.dims().end()));
   const size_t elementSize = onnxElementSize(type);
   uint64_t expected = 0;
   if (!elements || (elementSize && __builtin_mul_overflow(*elements, elementSize, &expected))) {
@@ -144,15 +147,19 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
     std::optional<uint64_t> length;
     for (const auto& kv : tensor.external_data()) {
       try {
-        if (kv.key() == "location") location = kv.value();
-        else if (kv.key() == "offset") offset = std::stoull(kv.value());
-        else if (kv.key() == "length") length = std::stoull(kv.value());
+        if (kv.key() == "location")
+          location = kv.value();
+        else if (kv.key() == "offset")
+          offset = std::stoull(kv.value());
+        else if (kv.key() == "length")
+          length = std::stoull(kv.value());
       } catch (const std::exception&) {
         throwDataError(path, "tensor " + quoteName(name) + ": external data " + kv.key() +
                                  " is not a number: " + quoteName(kv.value()));
       }
     }
-    if (location.empty()) throwDataError(path, "tensor " + quoteName(name) + " has no external data location");
+    if (location.empty())
+      throwDataError(path, "tensor " + quoteName(name) + " has no external data location");
     if (location.front() == '/' || location.find("..") != std::string::npos) {
       throwDataError(path, "tensor " + quoteName(name) + ": external data location " +
                                quoteName(location) + " leaves the model's folder");
@@ -163,7 +170,8 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
     entry.info.byteLength = length.value_or(expected);
   } else if (range) {
     if (range->fromFloatData && type != kFloat) {
-      throwDataError(path, "tensor " + quoteName(name) + " has float_data but type " + onnxTypeName(type));
+      throwDataError(
+          path, "tensor " + quoteName(name) + " has float_data but type " + onnxTypeName(type));
     }
     entry.file = path;
     entry.fileSize = sizes.at(path);
@@ -222,7 +230,8 @@ std::vector<int> topologicalOrder(const ::onnx::GraphProto& graph,
       auto it = producer.find(in);
       if (it == producer.end()) {
         throwDataError(path, graph.node(i).op_type() + " node " + quoteName(graph.node(i).name()) +
-                                 ": input " + quoteName(in) + " is not defined by any node, input or initializer");
+                                 ": input " + quoteName(in) +
+                                 " is not defined by any node, input or initializer");
       }
       ++waiting[static_cast<size_t>(i)];
       users[static_cast<size_t>(it->second)].push_back(i);
@@ -272,18 +281,22 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
     if (t.name().empty()) throwDataError(path, "initializer " + std::to_string(i) + " has no name");
     initializerNames.insert(t.name());
     auto it = stripped.initializers.find(i);
-    if (auto entry = weightEntry(t, t.name(), it == stripped.initializers.end() ? nullptr : &it->second, path, sizes)) {
+    if (auto entry = weightEntry(
+            t, t.name(), it == stripped.initializers.end() ? nullptr : &it->second, path, sizes)) {
       entries.push_back(std::move(*entry));
     }
   }
   for (int n = 0; n < graph.node_size(); ++n) {
     const auto& node = graph.node(n);
-    if (node.op_type() != "Constant" || node.output_size() < 1 || !(node.domain().empty() || node.domain() == "ai.onnx")) continue;
+    if (node.op_type() != "Constant" || node.output_size() < 1 ||
+        !(node.domain().empty() || node.domain() == "ai.onnx"))
+      continue;
     for (int a = 0; a < node.attribute_size(); ++a) {
       if (node.attribute(a).name() != "value") continue;
       auto it = stripped.attributeTensors.find({n, a});
       if (auto entry = weightEntry(node.attribute(a).t(), node.output(0),
-                                   it == stripped.attributeTensors.end() ? nullptr : &it->second, path, sizes)) {
+                                   it == stripped.attributeTensors.end() ? nullptr : &it->second,
+                                   path, sizes)) {
         entries.push_back(std::move(*entry));
       }
     }
@@ -291,7 +304,8 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
   ImportedModel result;
   result.weights = makeModelWeightSource(path, std::move(entries), options.reader);
   result.opsetVersion = opset;
-  result.producer = model.producer_name() + (model.producer_version().empty() ? "" : " " + model.producer_version());
+  result.producer = model.producer_name() +
+                    (model.producer_version().empty() ? "" : " " + model.producer_version());
 
   Context c(builder, opset, *result.weights);
   std::set<std::string> defined;
@@ -310,7 +324,9 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
     if (initializerNames.count(input.name())) continue;
     const int32_t type = input.type().tensor_type().elem_type();
     const auto webnn = webnnType(type);
-    if (!webnn) throwNotSupported(path + ": input " + quoteName(input.name()) + " has type " + onnxTypeName(type));
+    if (!webnn)
+      throwNotSupported(path + ": input " + quoteName(input.name()) + " has type " +
+                        onnxTypeName(type));
     const auto shape = inputShape(input, options, unknown);
     Value v;
     v.onnxType = type;
@@ -322,7 +338,8 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
   if (!unknown.empty()) {
     std::string list;
     for (const auto& u : unknown) list += (list.empty() ? "" : ", ") + u;
-    throwTypeError(path + ": dynamic dimensions need values (--dim NAME=VALUE or an input shape): " + list);
+    throwTypeError(
+        path + ": dynamic dimensions need values (--dim NAME=VALUE or an input shape): " + list);
   }
 
   const auto& table = opTable();
@@ -373,7 +390,8 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
   for (const auto& output : graph.output()) {
     c.node = nullptr;
     auto it = c.values.find(output.name());
-    if (it == c.values.end()) throwDataError(path, "output " + quoteName(output.name()) + " is not computed by the graph");
+    if (it == c.values.end())
+      throwDataError(path, "output " + quoteName(output.name()) + " is not computed by the graph");
     Value& v = it->second;
     if (!v.operand || v.operand->isConstant()) {
       throwNotSupported(path + ": output " + quoteName(output.name()) + " is a constant");

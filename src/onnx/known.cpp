@@ -13,16 +13,25 @@ namespace webnn::onnx_import {
 
 std::optional<MLOperandDataType> webnnType(int32_t onnxType) {
   switch (onnxType) {
-    case kFloat: return MLOperandDataType::Float32;
-    case kFloat16: return MLOperandDataType::Float16;
-    case kInt32: return MLOperandDataType::Int32;
-    case kUint32: return MLOperandDataType::Uint32;
-    case kInt64: return MLOperandDataType::Int64;
-    case kUint64: return MLOperandDataType::Uint64;
-    case kInt8: return MLOperandDataType::Int8;
+    case kFloat:
+      return MLOperandDataType::Float32;
+    case kFloat16:
+      return MLOperandDataType::Float16;
+    case kInt32:
+      return MLOperandDataType::Int32;
+    case kUint32:
+      return MLOperandDataType::Uint32;
+    case kInt64:
+      return MLOperandDataType::Int64;
+    case kUint64:
+      return MLOperandDataType::Uint64;
+    case kInt8:
+      return MLOperandDataType::Int8;
     case kUint8:
-    case kBool: return MLOperandDataType::Uint8;
-    default: return std::nullopt;
+    case kBool:
+      return MLOperandDataType::Uint8;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -30,44 +39,63 @@ size_t onnxElementSize(int32_t onnxType) {
   switch (onnxType) {
     case kUint8:
     case kInt8:
-    case kBool: return 1;
+    case kBool:
+      return 1;
     case kUint16:
     case kInt16:
     case kFloat16:
-    case kBfloat16: return 2;
+    case kBfloat16:
+      return 2;
     case kFloat:
     case kInt32:
-    case kUint32: return 4;
+    case kUint32:
+      return 4;
     case kInt64:
     case kUint64:
-    case kDouble: return 8;
-    default: return 0;
+    case kDouble:
+      return 8;
+    default:
+      return 0;
   }
 }
 
 std::string onnxTypeName(int32_t onnxType) {
   switch (onnxType) {
-    case kFloat: return "float";
-    case kUint8: return "uint8";
-    case kInt8: return "int8";
-    case kUint16: return "uint16";
-    case kInt16: return "int16";
-    case kInt32: return "int32";
-    case kInt64: return "int64";
-    case kString: return "string";
-    case kBool: return "bool";
-    case kFloat16: return "float16";
-    case kDouble: return "double";
-    case kUint32: return "uint32";
-    case kUint64: return "uint64";
-    case kBfloat16: return "bfloat16";
-    default: return "type " + std::to_string(onnxType);
+    case kFloat:
+      return "float";
+    case kUint8:
+      return "uint8";
+    case kInt8:
+      return "int8";
+    case kUint16:
+      return "uint16";
+    case kInt16:
+      return "int16";
+    case kInt32:
+      return "int32";
+    case kInt64:
+      return "int64";
+    case kString:
+      return "string";
+    case kBool:
+      return "bool";
+    case kFloat16:
+      return "float16";
+    case kDouble:
+      return "double";
+    case kUint32:
+      return "uint32";
+    case kUint64:
+      return "uint64";
+    case kBfloat16:
+      return "bfloat16";
+    default:
+      return "type " + std::to_string(onnxType);
   }
 }
 
 bool isOnnxFloat(int32_t onnxType) {
-  return onnxType == kFloat || onnxType == kFloat16 || onnxType == kDouble ||
-         onnxType == kBfloat16;
+  return onnxType == kFloat || onnxType == kFloat16 || onnxType == kDouble || onnxType == kBfloat16;
 }
 
 std::vector<int64_t> Known::integers() const {
@@ -127,11 +155,20 @@ Known Known::castTo(int32_t newType) const {
         k.ints[i] = ints[i];
       }
       switch (newType) {
-        case kInt32: k.ints[i] = static_cast<int32_t>(k.ints[i]); break;
-        case kUint32: k.ints[i] = static_cast<uint32_t>(k.ints[i]); break;
-        case kInt8: k.ints[i] = static_cast<int8_t>(k.ints[i]); break;
-        case kUint8: k.ints[i] = static_cast<uint8_t>(k.ints[i]); break;
-        default: break;
+        case kInt32:
+          k.ints[i] = static_cast<int32_t>(k.ints[i]);
+          break;
+        case kUint32:
+          k.ints[i] = static_cast<uint32_t>(k.ints[i]);
+          break;
+        case kInt8:
+          k.ints[i] = static_cast<int8_t>(k.ints[i]);
+          break;
+        case kUint8:
+          k.ints[i] = static_cast<uint8_t>(k.ints[i]);
+          break;
+        default:
+          break;
       }
     }
   }
@@ -180,9 +217,15 @@ Known decodeRaw(int32_t type, std::vector<int64_t> shape, std::span<const std::b
     k.floats.resize(*count);
     for (uint64_t i = 0; i < *count; ++i, p += size) {
       switch (type) {
-        case kFloat: k.floats[i] = load<float>(p); break;
-        case kDouble: k.floats[i] = load<double>(p); break;
-        default: k.floats[i] = halfToFloat(load<uint16_t>(p)); break;
+        case kFloat:
+          k.floats[i] = load<float>(p);
+          break;
+        case kDouble:
+          k.floats[i] = load<double>(p);
+          break;
+        default:
+          k.floats[i] = halfToFloat(load<uint16_t>(p));
+          break;
       }
     }
   } else {
@@ -190,13 +233,27 @@ Known decodeRaw(int32_t type, std::vector<int64_t> shape, std::span<const std::b
     for (uint64_t i = 0; i < *count; ++i, p += size) {
       switch (type) {
         case kUint8:
-        case kBool: k.ints[i] = load<uint8_t>(p); break;
-        case kInt8: k.ints[i] = load<int8_t>(p); break;
-        case kUint16: k.ints[i] = load<uint16_t>(p); break;
-        case kInt16: k.ints[i] = load<int16_t>(p); break;
-        case kInt32: k.ints[i] = load<int32_t>(p); break;
-        case kUint32: k.ints[i] = load<uint32_t>(p); break;
-        default: k.ints[i] = load<int64_t>(p); break;
+        case kBool:
+          k.ints[i] = load<uint8_t>(p);
+          break;
+        case kInt8:
+          k.ints[i] = load<int8_t>(p);
+          break;
+        case kUint16:
+          k.ints[i] = load<uint16_t>(p);
+          break;
+        case kInt16:
+          k.ints[i] = load<int16_t>(p);
+          break;
+        case kInt32:
+          k.ints[i] = load<int32_t>(p);
+          break;
+        case kUint32:
+          k.ints[i] = load<uint32_t>(p);
+          break;
+        default:
+          k.ints[i] = load<int64_t>(p);
+          break;
       }
     }
   }
@@ -210,8 +267,8 @@ Known decodeTensor(const ::onnx::TensorProto& proto, const std::vector<std::byte
   if (data) return decodeRaw(type, std::move(shape), *data, where);
   if (proto.has_raw_data()) {
     const std::string& raw = proto.raw_data();
-    return decodeRaw(type, std::move(shape),
-                     std::as_bytes(std::span(raw.data(), raw.size())), where);
+    return decodeRaw(type, std::move(shape), std::as_bytes(std::span(raw.data(), raw.size())),
+                     where);
   }
   if (proto.data_location() == ::onnx::TensorProto::EXTERNAL) {
     throwDataError(where, "external data was expected to be read from its file");
@@ -232,7 +289,8 @@ Known decodeTensor(const ::onnx::TensorProto& proto, const std::vector<std::byte
       stored = k.floats.size();
       break;
     case kFloat16:
-      for (int32_t v : proto.int32_data()) k.floats.push_back(halfToFloat(static_cast<uint16_t>(v)));
+      for (int32_t v : proto.int32_data())
+        k.floats.push_back(halfToFloat(static_cast<uint16_t>(v)));
       stored = k.floats.size();
       break;
     case kInt64:
@@ -258,8 +316,8 @@ Known decodeTensor(const ::onnx::TensorProto& proto, const std::vector<std::byte
                         " are not supported");
   }
   if (stored != *count) {
-    throwDataError(where, "the tensor holds " + std::to_string(stored) + " values but its shape has " +
-                              std::to_string(*count) + " elements");
+    throwDataError(where, "the tensor holds " + std::to_string(stored) +
+                              " values but its shape has " + std::to_string(*count) + " elements");
   }
   return k;
 }
@@ -275,16 +333,33 @@ std::vector<std::byte> encode(const Known& known, MLOperandDataType type) {
   };
   for (size_t i = 0; i < n; ++i) {
     switch (type) {
-      case MLOperandDataType::Float32: store(static_cast<float>(known.number(i))); break;
-      case MLOperandDataType::Float16: store(doubleToHalf(known.number(i))); break;
-      case MLOperandDataType::Int32: store(static_cast<int32_t>(known.integer(i))); break;
-      case MLOperandDataType::Uint32: store(static_cast<uint32_t>(known.integer(i))); break;
-      case MLOperandDataType::Int64: store(static_cast<int64_t>(known.integer(i))); break;
-      case MLOperandDataType::Uint64: store(static_cast<uint64_t>(known.integer(i))); break;
-      case MLOperandDataType::Int8: store(static_cast<int8_t>(known.integer(i))); break;
-      case MLOperandDataType::Uint8: store(static_cast<uint8_t>(known.integer(i))); break;
-      default: throwNotSupported("constants of type " + std::string(toString(type)) +
-                                 " cannot be made from known values");
+      case MLOperandDataType::Float32:
+        store(static_cast<float>(known.number(i)));
+        break;
+      case MLOperandDataType::Float16:
+        store(doubleToHalf(known.number(i)));
+        break;
+      case MLOperandDataType::Int32:
+        store(static_cast<int32_t>(known.integer(i)));
+        break;
+      case MLOperandDataType::Uint32:
+        store(static_cast<uint32_t>(known.integer(i)));
+        break;
+      case MLOperandDataType::Int64:
+        store(static_cast<int64_t>(known.integer(i)));
+        break;
+      case MLOperandDataType::Uint64:
+        store(static_cast<uint64_t>(known.integer(i)));
+        break;
+      case MLOperandDataType::Int8:
+        store(static_cast<int8_t>(known.integer(i)));
+        break;
+      case MLOperandDataType::Uint8:
+        store(static_cast<uint8_t>(known.integer(i)));
+        break;
+      default:
+        throwNotSupported("constants of type " + std::string(toString(type)) +
+                          " cannot be made from known values");
     }
   }
   return bytes;

@@ -19,8 +19,20 @@ namespace webnn::onnx_import {
 
 // ONNX TensorProto.DataType values used by the importer.
 enum OnnxType : int32_t {
-  kUndefined = 0, kFloat = 1, kUint8 = 2, kInt8 = 3, kUint16 = 4, kInt16 = 5, kInt32 = 6,
-  kInt64 = 7, kString = 8, kBool = 9, kFloat16 = 10, kDouble = 11, kUint32 = 12, kUint64 = 13,
+  kUndefined = 0,
+  kFloat = 1,
+  kUint8 = 2,
+  kInt8 = 3,
+  kUint16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kString = 8,
+  kBool = 9,
+  kFloat16 = 10,
+  kDouble = 11,
+  kUint32 = 12,
+  kUint64 = 13,
   kBfloat16 = 16
 };
 
@@ -40,9 +52,7 @@ struct Known {
   bool isFloat() const { return isOnnxFloat(type); }
   size_t size() const { return isFloat() ? floats.size() : ints.size(); }
   double number(size_t i) const { return isFloat() ? floats[i] : static_cast<double>(ints[i]); }
-  int64_t integer(size_t i) const {
-    return isFloat() ? static_cast<int64_t>(floats[i]) : ints[i];
-  }
+  int64_t integer(size_t i) const { return isFloat() ? static_cast<int64_t>(floats[i]) : ints[i]; }
   std::vector<int64_t> integers() const;
 
   static Known scalarInt(int32_t type, int64_t value);

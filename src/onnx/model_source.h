@@ -13,8 +13,8 @@
 namespace webnn::onnx_import {
 
 struct WeightEntry {
-  TensorInfo info;     // byteOffset: inside its own file
-  std::string file;    // path of the file holding the bytes
+  TensorInfo info;   // byteOffset: inside its own file
+  std::string file;  // path of the file holding the bytes
   uint64_t fileSize = 0;
 };
 

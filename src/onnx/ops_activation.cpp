@@ -10,12 +10,24 @@
 namespace webnn::onnx_import {
 namespace {
 
-void relu(Context& c) { c.setOutput(0, c.builder.relu(c.input(0), {c.label()})); }
-void sigmoid(Context& c) { c.setOutput(0, c.builder.sigmoid(c.input(0), {c.label()})); }
-void tanhOp(Context& c) { c.setOutput(0, c.builder.tanh(c.input(0), {c.label()})); }
-void hardSwish(Context& c) { c.setOutput(0, c.builder.hardSwish(c.input(0), {c.label()})); }
-void softplus(Context& c) { c.setOutput(0, c.builder.softplus(c.input(0), {c.label()})); }
-void softsign(Context& c) { c.setOutput(0, c.builder.softsign(c.input(0), {c.label()})); }
+void relu(Context& c) {
+  c.setOutput(0, c.builder.relu(c.input(0), {c.label()}));
+}
+void sigmoid(Context& c) {
+  c.setOutput(0, c.builder.sigmoid(c.input(0), {c.label()}));
+}
+void tanhOp(Context& c) {
+  c.setOutput(0, c.builder.tanh(c.input(0), {c.label()}));
+}
+void hardSwish(Context& c) {
+  c.setOutput(0, c.builder.hardSwish(c.input(0), {c.label()}));
+}
+void softplus(Context& c) {
+  c.setOutput(0, c.builder.softplus(c.input(0), {c.label()}));
+}
+void softsign(Context& c) {
+  c.setOutput(0, c.builder.softsign(c.input(0), {c.label()}));
+}
 
 void hardSigmoid(Context& c) {
   MLHardSigmoidOptions options;
@@ -39,7 +51,9 @@ void elu(Context& c) {
   c.setOutput(0, c.builder.elu(c.input(0), options));
 }
 
-void prelu(Context& c) { c.setOutput(0, c.builder.prelu(c.input(0), c.input(1), {c.label()})); }
+void prelu(Context& c) {
+  c.setOutput(0, c.builder.prelu(c.input(0), c.input(1), {c.label()}));
+}
 
 void clip(Context& c) {
   MLOperand x = c.input(0);
@@ -75,11 +89,10 @@ void gelu(Context& c) {
   const auto type = x.dataType();
   const std::string l = c.label();
   MLOperand cube = c.builder.mul(c.builder.mul(x, x, {l + "/x2"}), x, {l + "/x3"});
-  MLOperand inner = c.builder.add(x, c.builder.mul(cube, c.scalar(type, 0.044715), {l + "/k"}),
-                                  {l + "/inner"});
-  MLOperand t = c.builder.tanh(c.builder.mul(inner, c.scalar(type, std::sqrt(2.0 / M_PI)),
-                                             {l + "/scaled"}),
-                               {l + "/tanh"});
+  MLOperand inner =
+      c.builder.add(x, c.builder.mul(cube, c.scalar(type, 0.044715), {l + "/k"}), {l + "/inner"});
+  MLOperand t = c.builder.tanh(
+      c.builder.mul(inner, c.scalar(type, std::sqrt(2.0 / M_PI)), {l + "/scaled"}), {l + "/tanh"});
   MLOperand half = c.builder.mul(x, c.scalar(type, 0.5), {l + "/half"});
   c.setOutput(0, c.builder.mul(half, c.builder.add(t, c.scalar(type, 1.0), {l + "/1p"}), {l}));
 }
@@ -95,10 +108,10 @@ void softmax(Context& c) {
   const std::string l = c.label();
   MLOperand input = x;
   if (c.opset < 13 && axis != rank - 1) {
-    const uint32_t outer = std::accumulate(shape.begin(), shape.begin() + axis, 1u,
-                                           std::multiplies<uint32_t>());
-    const uint32_t inner = std::accumulate(shape.begin() + axis, shape.end(), 1u,
-                                           std::multiplies<uint32_t>());
+    const uint32_t outer =
+        std::accumulate(shape.begin(), shape.begin() + axis, 1u, std::multiplies<uint32_t>());
+    const uint32_t inner =
+        std::accumulate(shape.begin() + axis, shape.end(), 1u, std::multiplies<uint32_t>());
     input = c.builder.reshape(x, {outer, inner}, {l + "/flatten"});
     axis = 1;
   }

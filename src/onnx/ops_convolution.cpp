@@ -8,7 +8,8 @@ namespace {
 std::vector<uint32_t> spatialAttribute(Context& c, const char* name, size_t n, uint32_t fallback) {
   auto values = c.attrInts(name);
   if (!values) return std::vector<uint32_t>(n, fallback);
-  if (values->size() != n) c.failData(std::string(name) + " must have " + std::to_string(n) + " values");
+  if (values->size() != n)
+    c.failData(std::string(name) + " must have " + std::to_string(n) + " values");
   return toU32(c, *values, name);
 }
 

@@ -74,14 +74,18 @@ std::string checkCast(const ::onnx::NodeProto& node, int64_t) {
   return {};
 }
 
-void identity(Context& c) { c.setOutput(0, c.input(0)); }
+void identity(Context& c) {
+  c.setOutput(0, c.input(0));
+}
 
 std::string checkDropout(const ::onnx::NodeProto& node, int64_t) {
   if (node.output_size() > 1 && !node.output(1).empty()) return "mask output";
   return {};
 }
 
-void notOp(Context& c) { c.setOutput(0, c.builder.logicalNot(c.input(0), {c.label()})); }
+void notOp(Context& c) {
+  c.setOutput(0, c.builder.logicalNot(c.input(0), {c.label()}));
+}
 
 }  // namespace
 

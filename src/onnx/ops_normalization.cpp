@@ -34,7 +34,8 @@ void instanceNormalization(Context& c) {
   options.epsilon = c.attrFloat("epsilon", 1e-5f);
   options.scale = c.input(1);
   options.bias = c.input(2);
-  if (shape.size() == 3) x = c.builder.reshape(x, {shape[0], shape[1], shape[2], 1}, {c.label() + "/4d"});
+  if (shape.size() == 3)
+    x = c.builder.reshape(x, {shape[0], shape[1], shape[2], 1}, {c.label() + "/4d"});
   c.setOutput(0, reshapeTo(c, c.builder.instanceNormalization(x, options), shape));
 }
 

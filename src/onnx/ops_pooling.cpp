@@ -28,7 +28,8 @@ void pool(Context& c) {
   if (auto d = c.attrInts("dilations")) dilations = toU32(c, *d, "dilations");
   if (strides.size() != 2 || dilations.size() != 2) c.failData("strides/dilations need 2 values");
   std::vector<uint32_t> in{x.shape()[2], x.shape()[3]};
-  std::vector<uint32_t> dilated{(kernel[0] - 1) * dilations[0] + 1, (kernel[1] - 1) * dilations[1] + 1};
+  std::vector<uint32_t> dilated{(kernel[0] - 1) * dilations[0] + 1,
+                                (kernel[1] - 1) * dilations[1] + 1};
   auto padding = convPadding(c, in, dilated, strides);
 
   MLPool2dOptions options;

@@ -14,16 +14,21 @@ MLRecurrentNetworkDirection direction(Context& c) {
   c.failData("direction=" + d + " is invalid");
 }
 
-std::optional<std::vector<MLRecurrentNetworkActivation>> activations(Context& c, size_t perDirection) {
+std::optional<std::vector<MLRecurrentNetworkActivation>> activations(Context& c,
+                                                                     size_t perDirection) {
   const auto names = c.attrStrings("activations");
   if (!names) return std::nullopt;
   std::vector<MLRecurrentNetworkActivation> out;
   for (size_t i = 0; i < names->size() && i < perDirection; ++i) {
     const std::string& n = (*names)[i];
-    if (n == "Sigmoid") out.push_back(MLRecurrentNetworkActivation::Sigmoid);
-    else if (n == "Tanh") out.push_back(MLRecurrentNetworkActivation::Tanh);
-    else if (n == "Relu") out.push_back(MLRecurrentNetworkActivation::Relu);
-    else c.fail("activation " + n + " is not supported");
+    if (n == "Sigmoid")
+      out.push_back(MLRecurrentNetworkActivation::Sigmoid);
+    else if (n == "Tanh")
+      out.push_back(MLRecurrentNetworkActivation::Tanh);
+    else if (n == "Relu")
+      out.push_back(MLRecurrentNetworkActivation::Relu);
+    else
+      c.fail("activation " + n + " is not supported");
   }
   // Both directions must use the same activations.
   for (size_t i = perDirection; i < names->size(); ++i) {

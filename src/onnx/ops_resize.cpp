@@ -43,7 +43,8 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
     c.setOutput(0, x);
     return;
   }
-  if (axes.size() == 1) axes = axes[0] == 3 ? std::vector<uint32_t>{2, 3} : std::vector<uint32_t>{axes[0], axes[0] + 1};
+  if (axes.size() == 1)
+    axes = axes[0] == 3 ? std::vector<uint32_t>{2, 3} : std::vector<uint32_t>{axes[0], axes[0] + 1};
   std::vector<float> webnnScales;
   for (uint32_t a : axes) {
     const double scale = fromSizes ? static_cast<double>(sizes[a]) / shape[a] : scales[a];
@@ -51,22 +52,27 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
     if (mode == "nearest") {
       for (int64_t d = 0; d < sizes[a]; ++d) {
         const int64_t in = shape[a];
-        int64_t onnx = nearest(nearestMode, sourceCoordinate(transform, static_cast<double>(d), scale, in, sizes[a]));
+        int64_t onnx = nearest(
+            nearestMode, sourceCoordinate(transform, static_cast<double>(d), scale, in, sizes[a]));
         onnx = std::clamp<int64_t>(onnx, 0, in - 1);
-        auto webnn = static_cast<int64_t>(std::floor((static_cast<double>(d) + 0.5) / static_cast<float>(scale)));
+        auto webnn = static_cast<int64_t>(
+            std::floor((static_cast<double>(d) + 0.5) / static_cast<float>(scale)));
         webnn = std::clamp<int64_t>(webnn, 0, in - 1);
         if (onnx != webnn) {
           c.fail("nearest resizing with coordinate_transformation_mode=" + transform +
                  " and nearest_mode=" + nearestMode + " at these sizes is not supported");
         }
       }
-    } else if (!(transform == "half_pixel" || (transform == "pytorch_half_pixel" && sizes[a] > 1))) {
-      c.fail("linear resizing with coordinate_transformation_mode=" + transform + " is not supported");
+    } else if (!(transform == "half_pixel" ||
+                 (transform == "pytorch_half_pixel" && sizes[a] > 1))) {
+      c.fail("linear resizing with coordinate_transformation_mode=" + transform +
+             " is not supported");
     }
   }
   MLResample2dOptions options;
   options.label = c.label();
-  options.mode = mode == "nearest" ? MLInterpolationMode::NearestNeighbor : MLInterpolationMode::Linear;
+  options.mode =
+      mode == "nearest" ? MLInterpolationMode::NearestNeighbor : MLInterpolationMode::Linear;
   options.axes = axes;
   if (fromSizes) {
     options.sizes = std::vector<uint32_t>{static_cast<uint32_t>(sizes[axes[0]]),

@@ -7,11 +7,13 @@
 namespace webnn::onnx_import {
 namespace {
 
-Shape64 shape64(Context& c, size_t i) { return toOnnxShape(c.shape(i)); }
+Shape64 shape64(Context& c, size_t i) {
+  return toOnnxShape(c.shape(i));
+}
 
 void reshape(Context& c) {
-  Shape64 spec = c.opset < 5 ? c.attrInts("shape").value_or(Shape64{})
-                             : c.requireKnown(1, "shape").integers();
+  Shape64 spec =
+      c.opset < 5 ? c.attrInts("shape").value_or(Shape64{}) : c.requireKnown(1, "shape").integers();
   const auto target = reshapeTarget(c, shape64(c, 0), spec, c.attrInt("allowzero", 0) != 0);
   c.setOutput(0, reshapeTo(c, c.input(0), toWebnnShape(target, c)));
 }
@@ -57,10 +59,10 @@ void concat(Context& c) {
 void split(Context& c) {
   MLOperand x = c.input(0);
   const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
-  std::optional<Shape64> sizes = c.opset < 13 ? c.attrInts("split")
-                                              : (c.hasInput(1) ? std::optional<Shape64>(
-                                                                     c.requireKnown(1, "split").integers())
-                                                               : std::nullopt);
+  std::optional<Shape64> sizes =
+      c.opset < 13 ? c.attrInts("split")
+                   : (c.hasInput(1) ? std::optional<Shape64>(c.requireKnown(1, "split").integers())
+                                    : std::nullopt);
   MLSplitOptions options;
   options.label = c.label();
   options.axis = axis;
@@ -68,7 +70,8 @@ void split(Context& c) {
   if (sizes) {
     parts = c.builder.split(x, toU32(c, *sizes, "split"), options);
   } else {
-    const auto count = static_cast<uint32_t>(c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount())));
+    const auto count =
+        static_cast<uint32_t>(c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount())));
     const uint32_t dim = x.shape()[axis];
     if (count == 0) c.failData("no outputs");
     if (dim % count == 0) {

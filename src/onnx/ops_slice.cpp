@@ -106,7 +106,8 @@ void pad(Context& c) {
     end[a] = static_cast<uint32_t>(std::max<int64_t>(e, 0));
     if (b < 0 || e < 0) {
       crop = true;
-      const int64_t size = int64_t{x.shape()[a]} + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
+      const int64_t size =
+          int64_t{x.shape()[a]} + std::min<int64_t>(b, 0) + std::min<int64_t>(e, 0);
       if (size <= 0) c.fail("negative pads remove the whole axis");
       cropStart[a] = static_cast<uint32_t>(-std::min<int64_t>(b, 0));
       cropSize[a] = static_cast<uint32_t>(size);

@@ -43,7 +43,9 @@ Shape64 squeezeShape(Context& c, const Shape64& input, const std::optional<Shape
   if (axes) {
     for (int64_t a : *axes) {
       const uint32_t axis = c.axis(a, input.size());
-      if (input[axis] != 1) c.failData("cannot squeeze axis " + std::to_string(a) + " of size " + std::to_string(input[axis]));
+      if (input[axis] != 1)
+        c.failData("cannot squeeze axis " + std::to_string(a) + " of size " +
+                   std::to_string(input[axis]));
       drop[axis] = true;
     }
   } else {
@@ -77,7 +79,8 @@ Shape64 broadcastShapes(Context& c, const Shape64& a, const Shape64& b) {
     const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) {
-      c.failData("shapes do not broadcast (" + std::to_string(da) + " vs " + std::to_string(db) + ")");
+      c.failData("shapes do not broadcast (" + std::to_string(da) + " vs " + std::to_string(db) +
+                 ")");
     }
     out[i] = da == 1 ? db : da;
   }

@@ -30,7 +30,9 @@ std::vector<SliceAxis> sliceAxes(Context& c, const Shape64& input, const Shape64
                                  const Shape64& ends, const std::optional<Shape64>& axes,
                                  const std::optional<Shape64>& steps);
 
-// The known value of Slice's, Squeeze's... axes-like inputs (opset >= 13 inputs, attributes before).
-std::optional<Shape64> axesInput(Context& c, size_t input, const char* attribute, int64_t sinceOpset);
+// The known value of Slice's, Squeeze's... axes-like inputs (opset >= 13 inputs, attributes
+// before).
+std::optional<Shape64> axesInput(Context& c, size_t input, const char* attribute,
+                                 int64_t sinceOpset);
 
 }  // namespace webnn::onnx_import

@@ -35,9 +35,15 @@ class Reader {
     field.wireType = static_cast<uint32_t>(tag & 7);
     if (field.number == 0) fail("field number 0");
     switch (field.wireType) {
-      case kVarint: varint(); break;
-      case kFixed64: skip(8); break;
-      case kFixed32: skip(4); break;
+      case kVarint:
+        varint();
+        break;
+      case kFixed64:
+        skip(8);
+        break;
+      case kFixed32:
+        skip(4);
+        break;
       case kLengthDelimited: {
         const uint64_t length = varint();
         if (length > end_ - position_) fail("a length-delimited field runs past its message");
@@ -45,7 +51,8 @@ class Reader {
         position_ += static_cast<size_t>(length);
         break;
       }
-      default: fail("wire type " + std::to_string(field.wireType) + " is not supported");
+      default:
+        fail("wire type " + std::to_string(field.wireType) + " is not supported");
     }
     if (field.wireType != kLengthDelimited) field.payloadBegin = field.begin;
     field.end = position_;
@@ -146,7 +153,8 @@ class Stripper {
     while (!reader.done()) {
       const Field field = reader.next();
       if (field.number == 5 && field.wireType == kLengthDelimited) {
-        appendMessage(out, 5, attribute(field.payloadBegin, field.end, nodeIndex, attributeIndex++));
+        appendMessage(out, 5,
+                      attribute(field.payloadBegin, field.end, nodeIndex, attributeIndex++));
       } else {
         copy(out, field);
       }

@@ -21,7 +21,8 @@ struct Ran {
 };
 
 // Imports `path`, loads its weights, runs it on `x` and returns output `y`.
-Ran runModel(const std::string& path, const std::vector<float>& x, onnx::ImportOptions options = {}) {
+Ran runModel(const std::string& path, const std::vector<float>& x,
+             onnx::ImportOptions options = {}) {
   MLContext context = createContext();
   MLGraphBuilder builder(context);
   Ran ran;
@@ -34,7 +35,8 @@ Ran runModel(const std::string& path, const std::vector<float>& x, onnx::ImportO
     inputs[name] = context.createTensor({d, false, true});
     context.writeTensor(inputs[name], std::as_bytes(std::span(x)));
   }
-  for (const auto& [name, d] : ran.model.outputs) outputs[name] = context.createTensor({d, true, false});
+  for (const auto& [name, d] : ran.model.outputs)
+    outputs[name] = context.createTensor({d, true, false});
   context.dispatch(graph, inputs, outputs);
   ran.values = readAs<float>(context, outputs.at("y"));
   ran.shape = ran.model.outputs.at(0).second.shape;
@@ -43,7 +45,8 @@ Ran runModel(const std::string& path, const std::vector<float>& x, onnx::ImportO
 
 void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
   ASSERT_EQ(actual.size(), expected.size());
-  for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], 1e-5) << "at " << i;
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], 1e-5) << "at " << i;
 }
 
 TEST(OnnxImporter, AddWithEmbeddedInitializerIsHollowAndStreamed) {

@@ -25,12 +25,16 @@ void ModelMaker::input(const std::string& name, const std::vector<int64_t>& shap
   t->set_elem_type(type);
   for (int64_t d : shape) {
     auto* dim = t->mutable_shape()->add_dim();
-    if (d < 0) dim->set_dim_param("N");
-    else dim->set_dim_value(d);
+    if (d < 0)
+      dim->set_dim_param("N");
+    else
+      dim->set_dim_value(d);
   }
 }
 
-void ModelMaker::output(const std::string& name) { model.mutable_graph()->add_output()->set_name(name); }
+void ModelMaker::output(const std::string& name) {
+  model.mutable_graph()->add_output()->set_name(name);
+}
 
 void ModelMaker::floats(const std::string& name, const std::vector<int64_t>& shape,
                         const std::vector<float>& values) {

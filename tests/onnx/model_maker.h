@@ -16,17 +16,19 @@ class ModelMaker {
   void input(const std::string& name, const std::vector<int64_t>& shape, int32_t type = 1);
   void output(const std::string& name);
   // An initializer with embedded raw_data.
-  void floats(const std::string& name, const std::vector<int64_t>& shape, const std::vector<float>& values);
+  void floats(const std::string& name, const std::vector<int64_t>& shape,
+              const std::vector<float>& values);
   void ints(const std::string& name, const std::vector<int64_t>& values);
   // An initializer in external file `location` (beside the model) at `offset`.
-  void externalFloats(const std::string& name, const std::vector<int64_t>& shape, const std::string& location,
-                      uint64_t offset, uint64_t length);
+  void externalFloats(const std::string& name, const std::vector<int64_t>& shape,
+                      const std::string& location, uint64_t offset, uint64_t length);
   ::onnx::NodeProto& node(const std::string& op, const std::vector<std::string>& inputs,
                           const std::vector<std::string>& outputs);
   static void attr(::onnx::NodeProto& node, const std::string& name, int64_t value);
   static void attr(::onnx::NodeProto& node, const std::string& name, float value);
   static void attr(::onnx::NodeProto& node, const std::string& name, const std::string& value);
-  static void attr(::onnx::NodeProto& node, const std::string& name, const std::vector<int64_t>& values);
+  static void attr(::onnx::NodeProto& node, const std::string& name,
+                   const std::vector<int64_t>& values);
   // Writes the model to a new file in a fresh temporary folder; returns its path.
   std::string save();
   const std::string& folder() const { return folder_; }

@@ -10,11 +10,13 @@
 namespace webnn::testing {
 namespace {
 
-std::string tempPath(const std::string& name) { return ::testing::TempDir() + name; }
+std::string tempPath(const std::string& name) {
+  return ::testing::TempDir() + name;
+}
 
 TEST(Npy, RoundTripsEveryType) {
-  for (auto type : {MLOperandDataType::Float32, MLOperandDataType::Float16, MLOperandDataType::Int64,
-                    MLOperandDataType::Int32, MLOperandDataType::Uint8}) {
+  for (auto type : {MLOperandDataType::Float32, MLOperandDataType::Float16,
+                    MLOperandDataType::Int64, MLOperandDataType::Int32, MLOperandDataType::Uint8}) {
     tools::NpyArray a;
     a.dataType = type;
     a.shape = {2, 3};
@@ -52,7 +54,8 @@ TEST(Npy, MalformedFilesAreDataErrors) {
   write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header);
   expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {"<f8"});
   header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n";
-  write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + "abcd");
+  write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header +
+        "abcd");
   expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {"fewer bytes"});
 }
 

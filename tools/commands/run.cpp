@@ -64,7 +64,10 @@ std::vector<uint32_t> parseShape(const std::string& text) {
 
 std::string fileNameFor(const std::string& name) {
   std::string out;
-  for (char ch : name) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '_' ? ch : '_';
+  for (char ch : name)
+    out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '_'
+               ? ch
+               : '_';
   return out + ".npy";
 }
 
@@ -77,7 +80,9 @@ uint64_t peakRssBytes() {
   return 0;
 }
 
-double mib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+double mib(uint64_t bytes) {
+  return static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
 
 webnn::tools::NpyArray randomArray(const webnn::MLOperandDescriptor& d, std::mt19937_64& rng) {
   webnn::tools::NpyArray a;
@@ -109,7 +114,9 @@ webnn::tools::NpyArray randomArray(const webnn::MLOperandDescriptor& d, std::mt1
         std::memcpy(p, &v, 4);
         break;
       }
-      default: *p = static_cast<std::byte>(rng() & 0xff); break;
+      default:
+        *p = static_cast<std::byte>(rng() & 0xff);
+        break;
     }
   }
   return a;
@@ -171,14 +178,16 @@ int run(const RunOptions& o) {
     if (it != given.end()) {
       array = std::move(it->second);
       if (array.dataType != descriptor.dataType) {
-        throw Error(Error::Kind::TypeError, "input '" + name + "' is " + std::string(toString(descriptor.dataType)) +
-                                                " but the .npy file holds " + std::string(toString(array.dataType)));
+        throw Error(Error::Kind::TypeError,
+                    "input '" + name + "' is " + std::string(toString(descriptor.dataType)) +
+                        " but the .npy file holds " + std::string(toString(array.dataType)));
       }
     } else if (o.randomInputs) {
       array = randomArray(descriptor, rng);
     } else {
-      throw Error(Error::Kind::TypeError, "no data for input '" + name + "' (" + toString(descriptor) +
-                                              "): give --input " + name + "=FILE.npy or --random-inputs");
+      throw Error(Error::Kind::TypeError, "no data for input '" + name + "' (" +
+                                              toString(descriptor) + "): give --input " + name +
+                                              "=FILE.npy or --random-inputs");
     }
     if (!o.saveInputs.empty()) tools::writeNpy(o.saveInputs + "/" + fileNameFor(name), array);
     MLTensor tensor = context.createTensor({descriptor, false, true});
@@ -203,7 +212,8 @@ int run(const RunOptions& o) {
   std::map<std::string, std::string> outputFiles;
   for (const auto& text : o.outputs) {
     auto [name, file] = splitAssignment(text, "--output");
-    if (!outputs.count(name)) throw Error(Error::Kind::TypeError, "the model has no output '" + name + "'");
+    if (!outputs.count(name))
+      throw Error(Error::Kind::TypeError, "the model has no output '" + name + "'");
     outputFiles[name] = file;
   }
   for (const auto& [name, descriptor] : model.outputs) {
@@ -212,7 +222,8 @@ int run(const RunOptions& o) {
     array.shape = descriptor.shape;
     array.data = context.readTensor(outputs[name]);
     auto it = outputFiles.find(name);
-    const std::string file = it != outputFiles.end() ? it->second : o.outputDir + "/" + fileNameFor(name);
+    const std::string file =
+        it != outputFiles.end() ? it->second : o.outputDir + "/" + fileNameFor(name);
     tools::writeNpy(file, array);
     std::printf("output %s: %s -> %s\n", name.c_str(), toString(descriptor).c_str(), file.c_str());
   }
@@ -253,12 +264,15 @@ WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak
   app.add_option("MODEL", o->model, "The .onnx file")->required();
   app.add_option("--input", o->inputs, "NAME=FILE.npy: an input's data (fixes its shape)");
   app.add_option("--output", o->outputs, "NAME=FILE.npy: where an output goes");
-  app.add_option("--output-dir", o->outputDir, "Folder for outputs not named by --output (NAME.npy)");
-  app.add_option("--dim", o->dims, "NAME=N: a symbolic dimension; INPUT=1x3x224x224: an input's shape");
+  app.add_option("--output-dir", o->outputDir,
+                 "Folder for outputs not named by --output (NAME.npy)");
+  app.add_option("--dim", o->dims,
+                 "NAME=N: a symbolic dimension; INPUT=1x3x224x224: an input's shape");
   app.add_flag("--random-inputs", o->randomInputs, "Random data for inputs not given by --input");
   app.add_option("--seed", o->seed, "Seed of --random-inputs");
   app.add_option("--save-inputs", o->saveInputs, "Folder to write the inputs used (NAME.npy)");
-  app.add_option("--iterations", o->iterations, "Dispatches after the first, for the median (default 3)");
+  app.add_option("--iterations", o->iterations,
+                 "Dispatches after the first, for the median (default 3)");
   app.add_option("--backend", o->backend, "Backend name (default: the default backend)");
   return [o] {
     try {
