@@ -373,16 +373,35 @@ struct Builder {
   int count = 0;
 };
 
-TEST(QuantizationErrors, ScaleAndZeroPointNeedTheInputRank) {
+TEST(QuantizationErrors, ScaleAndZeroPointMayNotOutrankTheInput) {
   Builder b;
-  auto x = b.in(T::Float32, {2, 4});
-  auto s = b.in(T::Float32, {4});
-  auto z = b.in(T::Uint8, {4});
+  auto x = b.in(T::Float32, {4});
+  auto s = b.in(T::Float32, {1, 4});
+  auto z = b.in(T::Uint8, {1, 4});
   expectError([&] { b.builder.quantizeLinear(x, s, z, {.label = "q"}); }, K::TypeError,
-              {"quantizeLinear 'q'", "scale [4]", "rank", "[2, 4]"});
-  auto xi = b.in(T::Uint8, {2, 4});
+              {"quantizeLinear 'q'", "scale [1, 4]", "rank", "[4]"});
+  auto xi = b.in(T::Uint8, {4});
   expectError([&] { b.builder.dequantizeLinear(xi, s, z); }, K::TypeError,
               {"dequantizeLinear", "rank"});
+}
+
+TEST(Quantization, LowerRankScaleReadsAsLeadingOnes) {
+  // scale [2] on input [2, 2] is scale [1, 2]: per-column quantization.
+  Builder b;
+  auto x = b.in(T::Float32, {2, 2});
+  std::vector<float> scaleValues = {1.0f, 0.5f};
+  auto s = b.builder.constant({T::Float32, {2}}, testing::bytesOf(scaleValues));
+  std::vector<int8_t> zeroValues = {0, 1};
+  auto z = b.builder.constant({T::Int8, {2}}, testing::bytesOf(zeroValues));
+  auto q = b.builder.quantizeLinear(x, s, z);
+  EXPECT_EQ(q.shape(), (Shape{2, 2}));
+  auto graph = b.builder.build({{"q", q}});
+  MLTensor in = b.context.createTensor({{T::Float32, {2, 2}}, false, true});
+  MLTensor out = b.context.createTensor({{T::Int8, {2, 2}}, true, false});
+  std::vector<float> values = {1, 1, 2, 2};
+  b.context.writeTensor(in, testing::bytesOf(values));
+  b.context.dispatch(graph, {{"i0", in}}, {{"q", out}});
+  EXPECT_EQ(testing::readAs<int8_t>(b.context, out), (std::vector<int8_t>{1, 3, 2, 5}));
 }
 
 TEST(QuantizationErrors, ScaleAndZeroPointShareAShape) {

@@ -1,5 +1,5 @@
-// quantizeLinear / dequantizeLinear: scale and zeroPoint share a shape of the input's rank that is
-// blockwise broadcastable to the input (each dimension of scale divides the input's).
+// quantizeLinear / dequantizeLinear: scale and zeroPoint share a shape (of the input's rank, or lower
+// with leading 1s implied) that is blockwise broadcastable to the input (each dimension of scale divides the input's).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,8 @@ MLOperandDescriptor validateDequantizeLinear(std::string_view label,
                                              const MLOperandDescriptor& scale,
                                              const MLOperandDescriptor& zeroPoint);
 
+// `shape` with leading 1s up to `rank` (how a lower-rank scale/zeroPoint is read).
+std::vector<uint32_t> padToRank(const std::vector<uint32_t>& shape, size_t rank);
 // Whether `from` is blockwise broadcastable to `to`: same rank, each to[i] % from[i] == 0.
 bool isBlockwiseBroadcastable(const std::vector<uint32_t>& from, const std::vector<uint32_t>& to);
 

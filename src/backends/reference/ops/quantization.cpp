@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "backends/reference/kernel.h"
+#include "graph/ops/quantization.h"
 
 namespace webnn::reference {
 namespace {
@@ -81,7 +82,7 @@ void quantizeLinear(const KernelContext& context) {
   const Tensor zeroPoint = context.input(2);
   const Tensor out = context.output(0);
   const Range range = rangeOf(out.dataType());
-  BlockwiseIterator iterator(input.shape(), scale.shape());
+  BlockwiseIterator iterator(input.shape(), graph::padToRank(scale.shape(), input.rank()));
   iterator.forEach(out.elementCount(), [&](uint64_t index, uint64_t offset) {
     const double scaled = std::nearbyint(input.load(index) / scale.load(offset));  // ties to even
     const double value =
@@ -99,7 +100,7 @@ void dequantizeLinear(const KernelContext& context) {
   const Tensor scale = context.input(1);
   const Tensor zeroPoint = context.input(2);
   const Tensor out = context.output(0);
-  BlockwiseIterator iterator(input.shape(), scale.shape());
+  BlockwiseIterator iterator(input.shape(), graph::padToRank(scale.shape(), input.rank()));
   iterator.forEach(out.elementCount(), [&](uint64_t index, uint64_t offset) {
     const auto x = static_cast<double>(loadInteger(input.dataType(), input.data, index));
     const auto zero =
