@@ -5,9 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="$(mktemp -d)"
 trap 'rm -rf "$prefix"' EXIT
-cmake --preset release >/dev/null
-cmake --build --preset release
-cmake --install build/release --prefix "$prefix/install" >/dev/null
+# Reuses the debug build of scripts/test.sh when there is one.
+cmake --preset debug >/dev/null
+cmake --build --preset debug
+cmake --install build/debug --prefix "$prefix/install" >/dev/null
 cmake -S tests/install_consumer -B "$prefix/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix/install" >/dev/null
 cmake --build "$prefix/build"
 LD_LIBRARY_PATH="$prefix/install/lib:${LD_LIBRARY_PATH:-}" "$prefix/build/consumer"
