@@ -3,6 +3,7 @@
 // when the backend transforms layouts, through one bounded staging chunk per thread. With
 // allowMapping, a constant whose final layout equals the file's adopts a memory map (zero copy).
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -49,7 +50,8 @@ std::shared_ptr<FileMapping> mapRange(int fd, uint64_t offset, uint64_t length,
   const uint64_t begin = offset / page * page;
   auto mapping = std::make_shared<FileMapping>();
   mapping->length = static_cast<size_t>(offset + length - begin);
-  void* base = mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, static_cast<off_t>(begin));
+  void* base =
+      mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, static_cast<off_t>(begin));
   if (base == MAP_FAILED) return nullptr;
   mapping->base = base;
   *bytes = static_cast<const std::byte*>(base) + (offset - begin);
@@ -61,6 +63,10 @@ std::shared_ptr<FileMapping> mapRange(int fd, uint64_t offset, uint64_t length,
 void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& options) {
   if (!state_) throwInvalidStateError("MLGraph.loadConstants: the graph is empty");
   detail::GraphState& state = *state_;
+  {
+    std::lock_guard lock(state.mutex);
+    state.checkAlive("loadConstants");
+  }
   const std::string where = "MLGraph.loadConstants(" + source.path() + ")";
 
   // Plan and check everything before reading a byte: a mismatch changes nothing.
@@ -85,25 +91,52 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     plan.push_back({constant, tensor});
   }
 
-  // Zero copy where allowed and the backend adopts the file's bytes as they are.
+  // Every planned constant starts a new fill: whatever an earlier, failed load (or a partial
+  // writeConstantData) covered is read again. Without this, a chunk could complete the constant
+  // while others of this load are still to come, and the next one would then start yet another
+  // fill (leaving the constant pending with one chunk covered).
+  if (!plan.empty()) {
+    std::lock_guard lock(state.mutex);
+    state.checkAlive("loadConstants");
+    if (state.activeDispatches > 0) {
+      throwInvalidStateError(where + ": cannot write constants while a dispatch runs on the graph");
+    }
+    for (const Planned& planned : plan) {
+      auto& hollow = state.hollow[state.hollowConstantIndex(planned.constant, "loadConstants")];
+      if (hollow.coverage.complete()) ++state.pendingCount;
+      hollow.coverage.clear();
+    }
+  }
+
+  // Zero copy where allowed and the backend adopts the file's bytes as they are. A range the file
+  // no longer holds (truncated since open) is not mapped (touching it would raise SIGBUS): the
+  // read path then reports the truncation.
   std::vector<bool> adopted(plan.size(), false);
+  uint64_t adoptedBytes = 0;
   if (options.allowMapping) {
+    struct stat status {};
+    const bool sized = fstat(source.fileDescriptor(), &status) == 0;
+    const uint64_t fileSize = sized ? static_cast<uint64_t>(status.st_size) : 0;
     for (size_t i = 0; i < plan.size(); ++i) {
       const TensorInfo& tensor = *plan[i].tensor;
       const uint32_t bits = bitsPerElement(tensor.dataType);
       const uint64_t alignment = std::max<uint64_t>(1, bits / 8);
-      if (tensor.byteOffset % alignment != 0) continue;
+      if (tensor.byteLength == 0 || tensor.byteOffset % alignment != 0) continue;
+      if (tensor.byteOffset > fileSize || tensor.byteLength > fileSize - tensor.byteOffset)
+        continue;
       const std::byte* bytes = nullptr;
-      auto mapping = mapRange(source.fileDescriptor(), tensor.byteOffset, tensor.byteLength, &bytes);
+      auto mapping =
+          mapRange(source.fileDescriptor(), tensor.byteOffset, tensor.byteLength, &bytes);
       if (!mapping) continue;
       adopted[i] = state.adopt(plan[i].constant, mapping, {bytes, tensor.byteLength});
+      if (adopted[i]) adoptedBytes += tensor.byteLength;
     }
   }
 
   // Chunks, biggest constants first so that threads finish together.
   const uint64_t chunkBytes = std::max<uint64_t>(options.chunkBytes, 64 * 1024);
   std::vector<Chunk> chunks;
-  uint64_t totalBytes = 0;
+  uint64_t totalBytes = adoptedBytes;
   for (size_t i = 0; i < plan.size(); ++i) {
     if (adopted[i]) continue;
     const uint64_t length = plan[i].tensor->byteLength;
@@ -112,27 +145,51 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
       chunks.push_back({i, offset, std::min(chunkBytes, length - offset)});
     }
   }
+  std::stable_sort(chunks.begin(), chunks.end(), [&](const Chunk& a, const Chunk& b) {
+    return plan[a.planned].tensor->byteLength > plan[b.planned].tensor->byteLength;
+  });
 
   const uint32_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const uint32_t threadCount = static_cast<uint32_t>(std::min<uint64_t>(
-      options.threads ? options.threads : std::min(hardware, 8u), std::max<size_t>(1, chunks.size())));
+  const uint32_t threadCount = static_cast<uint32_t>(
+      std::min<uint64_t>(options.threads ? options.threads : std::min(hardware, 8u),
+                         std::max<size_t>(1, chunks.size())));
   std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
+  std::atomic<bool> stopped{false};  // an error that ends the whole load (not a read fault)
   std::mutex errorMutex;
   std::exception_ptr firstError;
+  std::vector<std::string> failedConstants;  // read faults: the others keep loading
+  // Constants with a failed chunk: their other chunks are skipped (they stay pending anyway).
+  std::unique_ptr<std::atomic<bool>[]> constantFailed(new std::atomic<bool>[plan.size()]);
+  for (size_t i = 0; i < plan.size(); ++i) constantFailed[i] = false;
   std::mutex progressMutex;
-  uint64_t doneBytes = 0;
+  uint64_t doneBytes = adoptedBytes;
   auto& memory = *state.context->memory;
+
+  // Records the error of a chunk of constant `planned`; a read fault stops only that constant.
+  auto fail = [&](size_t planned, std::exception_ptr error, bool stopAll) {
+    std::lock_guard lock(errorMutex);
+    if (!firstError) firstError = error;
+    if (planned < plan.size() && !constantFailed[planned].exchange(true)) {
+      failedConstants.push_back("'" + plan[planned].constant.label() + "'");
+    }
+    if (stopAll) stopped = true;
+  };
+  auto report = [&](uint64_t bytes) {
+    std::lock_guard lock(progressMutex);
+    doneBytes += bytes;
+    options.progress(doneBytes, totalBytes);
+  };
 
   auto work = [&] {
     HostBuffer staging;  // only for slots that transform bytes on the way in
     backend::GaugeCharge stagingCharge;
-    for (size_t c = next++; c < chunks.size() && !failed; c = next++) {
+    for (size_t c = next++; c < chunks.size() && !stopped; c = next++) {
       const Chunk& chunk = chunks[c];
       const Planned& planned = plan[chunk.planned];
+      if (constantFailed[chunk.planned]) continue;
       try {
-        auto ticket = state.beginWrite(planned.constant, chunk.offset, chunk.size, false,
-                                       "loadConstants");
+        auto ticket =
+            state.beginWrite(planned.constant, chunk.offset, chunk.size, false, "loadConstants");
         bool written = false;
         try {
           auto& slot = state.compiled->constantSlot(ticket.operandId);
@@ -154,20 +211,33 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
           throw;
         }
         state.endWrite(ticket, written);
+      } catch (const Error& error) {
+        if (error.kind() == Error::Kind::OperationError) {  // the read failed: name the constant
+          fail(chunk.planned,
+               std::make_exception_ptr(
+                   Error(error.kind(), where + ": constant '" + planned.constant.label() +
+                                           "' stays pending: " + error.message())),
+               false);
+          continue;
+        }
+        fail(chunk.planned, std::current_exception(), true);
+        return;
       } catch (...) {
-        std::lock_guard lock(errorMutex);
-        if (!firstError) firstError = std::current_exception();
-        failed = true;
+        fail(chunk.planned, std::current_exception(), true);
         return;
       }
       if (options.progress) {
-        std::lock_guard lock(progressMutex);
-        doneBytes += chunk.size;
-        options.progress(doneBytes, totalBytes);
+        try {
+          report(chunk.size);
+        } catch (...) {  // a throwing callback cancels the load
+          fail(plan.size(), std::current_exception(), true);
+          return;
+        }
       }
     }
   };
 
+  if (options.progress && adoptedBytes > 0) report(0);
   if (threadCount <= 1) {
     work();
   } else {
@@ -175,7 +245,22 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     for (uint32_t t = 0; t < threadCount; ++t) threads.emplace_back(work);
     for (auto& thread : threads) thread.join();
   }
-  if (firstError) std::rethrow_exception(firstError);
+  if (firstError) {
+    if (failedConstants.size() > 1 && !stopped) {
+      try {
+        std::rethrow_exception(firstError);
+      } catch (const Error& error) {
+        std::string names;
+        for (size_t i = 0; i < failedConstants.size() && i < 16; ++i) {
+          names += (i ? ", " : "") + failedConstants[i];
+        }
+        throw Error(error.kind(), error.message() + " (reads failed for " +
+                                      std::to_string(failedConstants.size()) +
+                                      " constants, which stay pending: " + names + ")");
+      }
+    }
+    std::rethrow_exception(firstError);
+  }
 
   if (!missing.empty() && options.requireAll) {
     std::string names;
