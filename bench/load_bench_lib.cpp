@@ -232,7 +232,7 @@ double preadFreshSeconds(int fd, uint64_t size, uint32_t threads) {
 // The child: loads the model by one path, reports memory and times, runs one inference.
 
 struct ProcStatus {
-  uint64_t hwm = 0, rss = 0, anon = 0, file = 0;
+  uint64_t hwm = 0, rss = 0, anon = 0, file = 0, anonHuge = 0;
 };
 
 ProcStatus readStatus() {
@@ -249,6 +249,8 @@ ProcStatus readStatus() {
     field("RssAnon:", status.anon);
     field("RssFile:", status.file);
   }
+  std::ifstream rollup("/proc/self/smaps_rollup");  // how much anonymous memory got huge pages
+  while (std::getline(rollup, line)) field("AnonHugePages:", status.anonHuge);
   return status;
 }
 
@@ -368,6 +370,7 @@ int runChild(const LoadBenchOptions& options) {
   out["peak_rss"] = end.hwm;
   out["rss_anon"] = end.anon;
   out["rss_file"] = end.file;
+  out["anon_huge_load"] = loaded.anonHuge;
   out["output"] = y;
   std::printf("%s\n", out.dump().c_str());
   std::fflush(stdout);
@@ -543,6 +546,7 @@ int runParent(const LoadBenchOptions& options, const std::vector<std::string>& s
                    {"rss_anon", best["rss_anon"]},
                    {"rss_file", best["rss_file"]},
                    {"peak_rss_load", best["peak_rss_load"]},
+                   {"anon_huge_load", best["anon_huge_load"]},
                    {"base_rss", best["base_rss"]},
                    {"load_s", loadSeconds},
                    {"open_s", best["open_s"]},
@@ -583,8 +587,11 @@ int runParent(const LoadBenchOptions& options, const std::vector<std::string>& s
       }
       std::printf("%s\n", line.dump().c_str());
       std::fflush(stdout);
-      std::fprintf(stderr, "  %-14s peak %8.1f MiB  load %6.3f s  %6.2f GB/s  %s\n",
-                   pathTitle(path), mib(peak), loadSeconds, gbps, correct ? "correct" : "WRONG");
+      std::fprintf(stderr,
+                   "  %-14s peak %8.1f MiB  load %6.3f s  %6.2f GB/s  (anon huge pages after load "
+                   "%.0f MiB)  %s\n",
+                   pathTitle(path), mib(peak), loadSeconds, gbps,
+                   mib(best["anon_huge_load"].get<uint64_t>()), correct ? "correct" : "WRONG");
       rows.push_back({w, line, target});
     }
   }
