@@ -20,7 +20,7 @@ enum class MLPowerPreference { Default, HighPerformance, LowPower };
 struct MLContextOptions {
   MLPowerPreference powerPreference = MLPowerPreference::Default;
   // Extension: the backend by name ("reference"; empty picks the default backend).
-  std::string backend;
+  std::string backend{};
 };
 
 // Where the context's memory goes (bytes). Constants: final storage of every constant of live graphs
@@ -59,7 +59,7 @@ class MLContext {
   const std::shared_ptr<detail::ContextState>& state() const { return state_; }
 
  private:
-  std::shared_ptr<detail::ContextState> state_;
+  std::shared_ptr<detail::ContextState> state_{};
 };
 
 MLContext createContext(const MLContextOptions& options = {});

@@ -67,7 +67,7 @@ class MLGraph {
   const std::shared_ptr<detail::GraphState>& state() const { return state_; }
 
  private:
-  std::shared_ptr<detail::GraphState> state_;
+  std::shared_ptr<detail::GraphState> state_{};
 };
 
 }  // namespace webnn

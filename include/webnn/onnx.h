@@ -21,21 +21,21 @@ namespace webnn::onnx {
 
 struct ImportOptions {
   // The full shape of a graph input, by input name (fixes its dynamic dimensions).
-  std::map<std::string, std::vector<uint32_t>> inputShapes;
+  std::map<std::string, std::vector<uint32_t>> inputShapes{};
   // Values of symbolic dimensions (an input's dim_param), by name.
-  std::map<std::string, uint32_t> dimensions;
+  std::map<std::string, uint32_t> dimensions{};
   // Where every byte of the model and its external data is read (tests inject faults).
-  std::shared_ptr<FileReader> reader;
+  std::shared_ptr<FileReader> reader{};
 };
 
 struct ImportedModel {
   // Graph inputs and outputs, in the model's order, with their (fixed) descriptors.
-  std::vector<std::pair<std::string, MLOperandDescriptor>> inputs;
-  std::vector<std::pair<std::string, MLOperandDescriptor>> outputs;
+  std::vector<std::pair<std::string, MLOperandDescriptor>> inputs{};
+  std::vector<std::pair<std::string, MLOperandDescriptor>> outputs{};
   // What MLGraphBuilder::build() takes.
-  MLNamedOperands outputOperands;
+  MLNamedOperands outputOperands{};
   // The bytes of every hollow constant, by label.
-  std::unique_ptr<WeightSource> weights;
+  std::unique_ptr<WeightSource> weights{};
   // Bytes of the weights the graph uses (hollow constants), and how many there are.
   uint64_t weightBytes = 0;
   size_t weightCount = 0;
@@ -43,7 +43,7 @@ struct ImportedModel {
   size_t nodeCount = 0;
   size_t foldedNodeCount = 0;
   int64_t opsetVersion = 0;
-  std::string producer;
+  std::string producer{};
 };
 
 // Parses `path`, checks that every op and attribute is supported (one NotSupportedError listing

@@ -17,20 +17,20 @@ struct MLRankRange {
 };
 
 struct MLTensorLimits {
-  std::vector<MLOperandDataType> dataTypes;
-  MLRankRange rankRange;
+  std::vector<MLOperandDataType> dataTypes{};
+  MLRankRange rankRange{};
   bool supports(MLOperandDataType type) const;
 };
 
 struct MLOpSupportLimits {
   MLInputOperandLayout preferredInputLayout = MLInputOperandLayout::Nchw;
   uint64_t maxTensorByteLength = 0;
-  MLTensorLimits input;
-  MLTensorLimits constant;
-  MLTensorLimits output;
+  MLTensorLimits input{};
+  MLTensorLimits constant{};
+  MLTensorLimits output{};
   // op name -> operand name (spec's parameter or option name, e.g. "input", "filter", "bias",
   // "output") -> limits.
-  std::map<std::string, std::map<std::string, MLTensorLimits>> ops;
+  std::map<std::string, std::map<std::string, MLTensorLimits>> ops{};
 };
 
 }  // namespace webnn

@@ -26,7 +26,7 @@ bool isSigned(MLOperandDataType);
 
 struct MLOperandDescriptor {
   MLOperandDataType dataType = MLOperandDataType::Float32;
-  std::vector<uint32_t> shape;
+  std::vector<uint32_t> shape{};
 
   // Product of the dimensions (1 for a scalar). Throws TypeError on overflow.
   uint64_t elementCount() const;
@@ -55,8 +55,8 @@ class Error : public std::exception {
   const std::string& message() const noexcept { return message_; }
 
  private:
-  Kind kind_;
-  std::string message_;
+  Kind kind_{};
+  std::string message_{};
 };
 
 [[noreturn]] void throwTypeError(const std::string& message);

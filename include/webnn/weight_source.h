@@ -19,23 +19,23 @@ namespace webnn {
 
 // One tensor a WeightSource holds.
 struct TensorInfo {
-  std::string name;
+  std::string name{};
   // The WebNN data type of the stored bytes. Meaningful only when `supported`; an unsupported
   // tensor reports Uint8 (its raw bytes).
   MLOperandDataType dataType = MLOperandDataType::Uint8;
   // Row-major (WebNN order), outermost dimension first, whatever order the file lists them in.
-  std::vector<uint32_t> shape;
+  std::vector<uint32_t> shape{};
   // Absolute offset of the first byte, in the file WeightSource::filePath() names.
   uint64_t byteOffset = 0;
   uint64_t byteLength = 0;
 
   // The format's own name for the type ("F32", "BF16", "q4_K", "float32"), for messages and tools.
-  std::string fileDataType;
+  std::string fileDataType{};
   // False when the tensor's type (or shape) has no WebNN equivalent: the tensor is listed, so that
   // tools can show it and a loader can name it, but WeightSource::read() refuses it with
   // `unsupportedReason` (a NotSupportedError naming the tensor and the type).
   bool supported = true;
-  std::string unsupportedReason;
+  std::string unsupportedReason{};
 
   MLOperandDescriptor descriptor() const { return {dataType, shape}; }
 };
@@ -116,13 +116,13 @@ class WeightSource {
  private:
   const TensorInfo& checkTensor(const TensorInfo& t, uint64_t offsetInTensor, size_t size) const;
 
-  std::string path_;
-  std::string filePath_;
+  std::string path_{};
+  std::string filePath_{};
   int fd_ = -1;
   uint64_t fileSize_ = 0;
-  std::shared_ptr<FileReader> reader_;
-  std::vector<TensorInfo> tensors_;
-  std::unordered_map<std::string_view, size_t> index_;
+  std::shared_ptr<FileReader> reader_{};
+  std::vector<TensorInfo> tensors_{};
+  std::unordered_map<std::string_view, size_t> index_{};
   uint64_t totalBytes_ = 0;
 };
 

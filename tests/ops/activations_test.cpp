@@ -315,7 +315,7 @@ TEST(Activations, ClampValidation) {
   auto h = builder.input("h", {T::Float16, {2}});
   expectError(
       [&] {
-        builder.clamp(f, {{.label = "c"}, 3, 2});
+        builder.clamp(f, {.label = "c", .minValue = 3, .maxValue = 2});
       },
       K::TypeError, {"clamp", "'c'", "minValue", "maxValue"});
   // Equal bounds are fine; after casting to int32, 1.2 and 1.7 are both 1.
@@ -338,7 +338,7 @@ TEST(Activations, FloatOnlyActivationsRejectIntegers) {
   auto u = builder.input("u", {T::Uint32, {2}});
   expectError(
       [&] {
-        builder.elu(i, MLEluOptions{{.label = "e"}, 1.0});
+        builder.elu(i, {.label = "e", .alpha = 1.0});
       },
       K::TypeError, {"elu", "'e'", "int32"});
   expectError([&] { builder.gelu(i); }, K::TypeError, {"gelu", "int32"});

@@ -199,8 +199,9 @@ WEBNN_REFERENCE_KERNELS {
       {"reduceMax", Reduction::Max},       {"reduceMean", Reduction::Mean},
       {"reduceMin", Reduction::Min},       {"reduceProduct", Reduction::Product},
       {"reduceSum", Reduction::Sum},       {"reduceSumSquare", Reduction::SumSquare}};
-  for (const auto& [name, reduction] : reductions) {
-    registerKernel(name, [reduction](const KernelContext& c) { reduce(c, reduction); });
+  for (const auto& entry : reductions) {
+    const Reduction reduction = entry.second;  // (clang 14 cannot capture structured bindings)
+    registerKernel(entry.first, [reduction](const KernelContext& c) { reduce(c, reduction); });
   }
   registerKernel("argMin", [](const KernelContext& c) { argMinMax(c, false); });
   registerKernel("argMax", [](const KernelContext& c) { argMinMax(c, true); });
