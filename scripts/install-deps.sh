@@ -2,7 +2,7 @@
 # Installs what building and testing webnn-cpp needs on Debian 12 (idempotent).
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
-          libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
+          libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
           libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
           libonnx-dev libprotobuf-dev protobuf-compiler
           nodejs npm clang libclang-rt-14-dev)
