@@ -25,11 +25,11 @@ struct GraphState;
 // Options of MLGraph::loadConstants.
 struct LoadOptions {
   // Maps a constant's label to the tensor name in the source (identity when empty).
-  std::function<std::string(const std::string& label)> nameMapping;
+  std::function<std::string(const std::string& label)> nameMapping{};
   // Threads reading in parallel (0: one per core, at most 8).
   uint32_t threads = 0;
   // Called with (bytes done, bytes total) as the load goes, from the loading threads, serialized.
-  std::function<void(uint64_t done, uint64_t total)> progress;
+  std::function<void(uint64_t done, uint64_t total)> progress{};
   // When false, constants the source does not hold are left pending silently; when true (default)
   // loadConstants throws TypeError listing them (after loading everything else).
   bool requireAll = true;
