@@ -103,6 +103,12 @@ TEST(ElementwiseBinary, Float32SpecialValues) {
   EXPECT_TRUE(std::isnan(quotient[2]));
   auto root = binary(&MLGraphBuilder::pow, T::Float32, F{-8}, F{1.0f / 3});
   EXPECT_TRUE(std::isnan(root[0]));
+  // max and min propagate NaN from either operand.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (auto method : {&MLGraphBuilder::max, &MLGraphBuilder::min}) {
+    auto result = binary(method, T::Float32, F{nan, 1}, F{1, nan});
+    EXPECT_TRUE(std::isnan(result[0]) && std::isnan(result[1]));
+  }
   // float32 results round once: 16777216 + 1 is not representable.
   EXPECT_EQ(binary(&MLGraphBuilder::add, T::Float32, F{16777216}, F{1}), (F{16777216}));
 }

@@ -1,4 +1,5 @@
 #include <cmath>
+#include <limits>
 
 #include "backends/reference/kernel.h"
 
@@ -107,10 +108,20 @@ WEBNN_REFERENCE_KERNELS {
     });
   });
   registerKernel("max", [](const KernelContext& c) {
-    binaryKernel(c, []<class V>(V x, V y) -> V { return x < y ? y : x; });
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) {
+        if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<V>::quiet_NaN();
+      }
+      return x < y ? y : x;
+    });
   });
   registerKernel("min", [](const KernelContext& c) {
-    binaryKernel(c, []<class V>(V x, V y) -> V { return y < x ? y : x; });
+    binaryKernel(c, []<class V>(V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) {  // NaN wins on either side
+        if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<V>::quiet_NaN();
+      }
+      return y < x ? y : x;
+    });
   });
   registerKernel("pow", [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
