@@ -234,7 +234,7 @@ TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2}});
   auto b = builder.input("b", {T::Float16, {2}});
-  for (auto [name, method] :
+  for (const auto& [name, methodPointer] :
        std::vector<std::pair<std::string, Method>>{{"add", &MLGraphBuilder::add},
                                                    {"sub", &MLGraphBuilder::sub},
                                                    {"mul", &MLGraphBuilder::mul},
@@ -242,6 +242,7 @@ TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
                                                    {"max", &MLGraphBuilder::max},
                                                    {"min", &MLGraphBuilder::min},
                                                    {"pow", &MLGraphBuilder::pow}}) {
+    const Method method = methodPointer;  // (clang 14 cannot capture structured bindings)
     expectError([&] { (builder.*method)(a, b, {.label = "op"}); }, K::TypeError,
                 {name + " 'op'", "float32", "float16", "same data type"});
   }

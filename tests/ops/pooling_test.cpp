@@ -145,8 +145,10 @@ TEST(Pool2d, Errors) {
        "floor [1, 1] or ceil [2, 2]"},
   };
   for (auto& c : cases) {
-    for (auto [method, name] : {std::pair{kAverage, "averagePool2d"}, std::pair{kL2, "l2Pool2d"},
-                                std::pair{kMax, "maxPool2d"}}) {
+    for (auto [methodPointer, name] :
+         {std::pair{kAverage, "averagePool2d"}, std::pair{kL2, "l2Pool2d"},
+          std::pair{kMax, "maxPool2d"}}) {
+      const auto method = methodPointer;  // (clang 14 cannot capture structured bindings)
       SCOPED_TRACE(c.name + " " + name);
       MLContext context = createContext();
       MLGraphBuilder builder(context);
