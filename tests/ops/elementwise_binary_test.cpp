@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/float16.h"
+#include "ops/typed_graph.h"
 #include "test_helpers.h"
 
 namespace webnn {
@@ -14,55 +15,9 @@ using testing::expectError;
 using K = Error::Kind;
 using T = MLOperandDataType;
 
-template <class V>
-std::vector<std::byte> raw(const std::vector<V>& values) {
-  std::vector<std::byte> bytes(values.size() * sizeof(V));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<uint16_t> halves(const std::vector<float>& values) {
-  std::vector<uint16_t> bits;
-  for (float value : values) bits.push_back(floatToHalf(value));
-  return bits;
-}
-
-// One graph: inputs with data, one output "out".
-struct Graph {
-  MLContext context = createContext();
-  MLGraphBuilder builder{context};
-  std::map<std::string, std::vector<std::byte>> feeds;
-
-  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
-                  std::vector<std::byte> data) {
-    feeds[name] = std::move(data);
-    return builder.input(name, descriptor);
-  }
-  template <class V>
-  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
-                  const std::vector<V>& values) {
-    return input(name, descriptor, raw(values));
-  }
-  std::vector<std::byte> run(const MLOperand& output) {
-    MLGraph graph = builder.build({{"out", output}});
-    MLNamedTensors inputs;
-    for (const auto& [name, descriptor] : graph.inputDescriptors()) {
-      MLTensor tensor = testing::inputTensor(context, descriptor);
-      context.writeTensor(tensor, feeds.at(name));
-      inputs.emplace(name, tensor);
-    }
-    MLTensor out = testing::outputTensor(context, graph.outputDescriptors().at("out"));
-    context.dispatch(graph, inputs, {{"out", out}});
-    return context.readTensor(out);
-  }
-  template <class V>
-  std::vector<V> runAs(const MLOperand& output) {
-    auto bytes = run(output);
-    std::vector<V> values(bytes.size() / sizeof(V));
-    std::memcpy(values.data(), bytes.data(), bytes.size());
-    return values;
-  }
-};
+using testing::Graph;
+using testing::halves;
+using testing::raw;
 
 using Shape = std::vector<uint32_t>;
 using F = std::vector<float>;
