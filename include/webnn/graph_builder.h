@@ -33,7 +33,7 @@ class MLGraphBuilder {
   // Classic constant: copies `data` now (spec semantics).
   MLOperand constant(const MLOperandDescriptor& descriptor, std::span<const std::byte> data);
   // Scalar constant of `type` holding `value`.
-  MLOperand constant(MLOperandDataType type, double value);
+  MLOperand constant(MLOperandDataType type, MLNumber value);
   // Hollow constant: a descriptor and a label, no bytes. Filled after build() through
   // MLGraph::setConstantData / writeConstantData / loadConstants.
   MLOperand constant(const MLOperandDescriptor& descriptor, const MLConstantOptions& options = {});
@@ -151,8 +151,7 @@ class MLGraphBuilder {
   MLOperand reverse(const MLOperand& input, const MLReverseOptions& = {});
   MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts,
                   const std::vector<uint32_t>& sizes, const MLSliceOptions& = {});
-  std::vector<MLOperand> split(const MLOperand& input, uint32_t splits,
-                               const MLSplitOptions& = {});
+  std::vector<MLOperand> split(const MLOperand& input, uint32_t splits, const MLSplitOptions& = {});
   std::vector<MLOperand> split(const MLOperand& input, const std::vector<uint32_t>& splits,
                                const MLSplitOptions& = {});
   MLOperand tile(const MLOperand& input, const std::vector<uint32_t>& repetitions,
@@ -181,8 +180,8 @@ class MLGraphBuilder {
                     const MLOperand& recurrentWeight, const MLOperand& hiddenState,
                     uint32_t hiddenSize, const MLGruCellOptions& = {});
   std::vector<MLOperand> lstm(const MLOperand& input, const MLOperand& weight,
-                              const MLOperand& recurrentWeight, uint32_t steps,
-                              uint32_t hiddenSize, const MLLstmOptions& = {});
+                              const MLOperand& recurrentWeight, uint32_t steps, uint32_t hiddenSize,
+                              const MLLstmOptions& = {});
   std::vector<MLOperand> lstmCell(const MLOperand& input, const MLOperand& weight,
                                   const MLOperand& recurrentWeight, const MLOperand& hiddenState,
                                   const MLOperand& cellState, uint32_t hiddenSize,

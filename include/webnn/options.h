@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "webnn/number.h"
 #include "webnn/operand.h"
 
 namespace webnn {
@@ -46,8 +47,8 @@ struct MLBatchNormalizationOptions {
 
 struct MLClampOptions {
   std::string label{};
-  double minValue = -std::numeric_limits<double>::infinity();
-  double maxValue = std::numeric_limits<double>::infinity();
+  MLNumber minValue = -std::numeric_limits<double>::infinity();
+  MLNumber maxValue = std::numeric_limits<double>::infinity();
 };
 
 struct MLConv2dOptions {
@@ -108,7 +109,8 @@ struct MLGruOptions {
   bool returnSequence = false;
   MLRecurrentNetworkDirection direction = MLRecurrentNetworkDirection::Forward;
   MLGruWeightLayout layout = MLGruWeightLayout::Zrn;
-  std::optional<std::vector<MLRecurrentNetworkActivation>> activations{};  // default [sigmoid, tanh]
+  std::optional<std::vector<MLRecurrentNetworkActivation>>
+      activations{};  // default [sigmoid, tanh]
 };
 
 struct MLGruCellOptions {
@@ -163,7 +165,8 @@ struct MLLstmOptions {
   bool returnSequence = false;
   MLRecurrentNetworkDirection direction = MLRecurrentNetworkDirection::Forward;
   MLLstmWeightLayout layout = MLLstmWeightLayout::Iofg;
-  std::optional<std::vector<MLRecurrentNetworkActivation>> activations{};  // default [sigmoid, tanh, tanh]
+  std::optional<std::vector<MLRecurrentNetworkActivation>>
+      activations{};  // default [sigmoid, tanh, tanh]
 };
 
 struct MLLstmCellOptions {
@@ -178,7 +181,7 @@ struct MLLstmCellOptions {
 struct MLPadOptions {
   std::string label{};
   MLPaddingMode mode = MLPaddingMode::Constant;
-  double value = 0.0;
+  MLNumber value = 0.0;
 };
 
 struct MLPool2dOptions {

@@ -12,17 +12,31 @@ namespace webnn {
 
 namespace detail {
 void ContextState::checkAlive(std::string_view method) const {
-  if (destroyed) throwInvalidStateError("MLContext." + std::string(method) + ": the context is destroyed");
+  if (destroyed)
+    throwInvalidStateError("MLContext." + std::string(method) + ": the context is destroyed");
 }
+
+std::shared_ptr<backend::BackendTensor> TensorState::acquire(std::string_view method) const {
+  std::lock_guard lock(mutex);
+  if (destroyed || !storage) {
+    throwInvalidStateError("MLContext." + std::string(method) + ": the tensor is destroyed");
+  }
+  return storage;
+}
+
 }  // namespace detail
 
 MLContext createContext(const MLContextOptions& options) {
   auto state = std::make_shared<detail::ContextState>();
   state->backend = backend::createBackend(options.backend);
+  state->limits =
+      graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));
 }
 
-std::vector<std::string> availableBackends() { return backend::backendNames(); }
+std::vector<std::string> availableBackends() {
+  return backend::backendNames();
+}
 
 namespace {
 
@@ -50,48 +64,54 @@ detail::TensorState& tensorOf(const detail::ContextState& context, const MLTenso
 MLTensor MLContext::createTensor(const MLTensorDescriptor& descriptor) {
   auto& context = alive(state_, "createTensor");
   graph::checkDescriptor("MLContext.createTensor", descriptor);
+  graph::checkTensorLimits(context.limits, "MLContext.createTensor: the tensor",
+                           graph::anyRank(graph::types::kAll), descriptor);
   auto tensor = std::make_shared<detail::TensorState>();
   tensor->context = state_;
   tensor->descriptor = descriptor;
-  tensor->storage = HostBuffer(descriptor.byteLength());
-  std::memset(tensor->storage.data(), 0, tensor->storage.size());  // spec: tensors start zeroed
-  tensor->charge = backend::GaugeCharge(context.memory->tensors, descriptor.byteLength());
+  tensor->storage = context.backend->createTensor(descriptor, context.memory);
   return MLTensor(std::move(tensor));
 }
 
 void MLContext::writeTensor(const MLTensor& tensor, std::span<const std::byte> data) {
   auto& context = alive(state_, "writeTensor");
   auto& state = tensorOf(context, tensor, "writeTensor");
-  if (!state.descriptor.writable) throwTypeError("MLContext.writeTensor: the tensor is not writable");
-  if (data.size() != state.storage.size()) {
+  if (!state.descriptor.writable)
+    throwTypeError("MLContext.writeTensor: the tensor is not writable");
+  auto storage = state.acquire("writeTensor");
+  if (data.size() != storage->byteLength()) {
     throwTypeError("MLContext.writeTensor: the tensor (" + toString(state.descriptor) + ") holds " +
-                   std::to_string(state.storage.size()) + " bytes, got " +
+                   std::to_string(storage->byteLength()) + " bytes, got " +
                    std::to_string(data.size()));
   }
-  if (!data.empty()) std::memcpy(state.storage.data(), data.data(), data.size());
+  storage->write(data);
 }
 
 void MLContext::readTensor(const MLTensor& tensor, std::span<std::byte> destination) {
   auto& context = alive(state_, "readTensor");
   auto& state = tensorOf(context, tensor, "readTensor");
-  if (!state.descriptor.readable) throwTypeError("MLContext.readTensor: the tensor is not readable");
-  if (destination.size() != state.storage.size()) {
+  if (!state.descriptor.readable)
+    throwTypeError("MLContext.readTensor: the tensor is not readable");
+  auto storage = state.acquire("readTensor");
+  if (destination.size() != storage->byteLength()) {
     throwTypeError("MLContext.readTensor: the tensor (" + toString(state.descriptor) + ") holds " +
-                   std::to_string(state.storage.size()) + " bytes, the destination " +
+                   std::to_string(storage->byteLength()) + " bytes, the destination " +
                    std::to_string(destination.size()));
   }
-  if (!destination.empty()) std::memcpy(destination.data(), state.storage.data(), destination.size());
+  storage->read(destination);
 }
 
 std::vector<std::byte> MLContext::readTensor(const MLTensor& tensor) {
-  std::vector<std::byte> bytes(tensor.state() ? tensor.state()->storage.size() : 0);
+  std::vector<std::byte> bytes(tensor.state() ? tensor.state()->descriptor.byteLength() : 0);
   readTensor(tensor, bytes);
   return bytes;
 }
 
 void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs,
                          const MLNamedTensors& outputs) {
-  auto& context = alive(state_, "dispatch");
+  // Held for the whole dispatch: destroying the context, the graph or a tensor meanwhile is safe.
+  const std::shared_ptr<detail::ContextState> contextHold = state_;
+  auto& context = alive(contextHold, "dispatch");
   if (!graph.state()) throwTypeError("MLContext.dispatch: the graph is empty");
   auto& graphState = *graph.state();
   if (graphState.context.get() != &context) {
@@ -99,8 +119,9 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs,
   }
   const auto& ir = *graphState.ir;
   std::set<const detail::TensorState*> seen;
+  std::vector<std::shared_ptr<backend::BackendTensor>> held;
   auto bind = [&](const MLNamedTensors& given, const std::map<std::string, uint32_t>& expected,
-                  std::string_view kind, auto& spans) {
+                  std::string_view kind, backend::BoundTensors& bound) {
     for (const auto& [name, tensor] : given) {
       if (!expected.contains(name)) {
         throwTypeError("MLContext.dispatch: the graph has no " + std::string(kind) + " named '" +
@@ -122,24 +143,27 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs,
         throwTypeError("MLContext.dispatch: a tensor is bound twice (" + std::string(kind) + " '" +
                        name + "')");
       }
-      spans.emplace(name, tensor.storage.span());
+      held.push_back(tensor.acquire("dispatch"));
+      bound.emplace(name, held.back().get());
     }
   };
-  std::map<std::string, std::span<const std::byte>> inputSpans;
-  std::map<std::string, std::span<std::byte>> outputSpans;
-  bind(inputs, ir.inputs, "input", inputSpans);
-  bind(outputs, ir.outputs, "output", outputSpans);
+  backend::BoundTensors inputTensors;
+  backend::BoundTensors outputTensors;
+  bind(inputs, ir.inputs, "input", inputTensors);
+  bind(outputs, ir.outputs, "output", outputTensors);
 
-  graphState.beginDispatch();
+  auto compiled = graphState.beginDispatch();
   struct End {
     detail::GraphState& state;
     ~End() { state.endDispatch(); }
   } end{graphState};
-  graphState.compiled->dispatch(inputSpans, outputSpans);
+  std::unique_lock<std::mutex> serial;
+  if (!compiled->concurrentDispatch()) serial = std::unique_lock(graphState.dispatchMutex);
+  compiled->dispatch(inputTensors, outputTensors);
 }
 
 MLOpSupportLimits MLContext::opSupportLimits() const {
-  return alive(state_, "opSupportLimits").backend->opSupportLimits();
+  return graph::toSupportLimits(alive(state_, "opSupportLimits").limits);
 }
 
 MLMemoryStats MLContext::memoryStats() const {
@@ -171,15 +195,27 @@ const detail::TensorState& tensorState(const std::shared_ptr<detail::TensorState
 }
 }  // namespace
 
-MLOperandDataType MLTensor::dataType() const { return tensorState(state_).descriptor.dataType; }
-const std::vector<uint32_t>& MLTensor::shape() const { return tensorState(state_).descriptor.shape; }
-bool MLTensor::readable() const { return tensorState(state_).descriptor.readable; }
-bool MLTensor::writable() const { return tensorState(state_).descriptor.writable; }
-uint64_t MLTensor::byteLength() const { return tensorState(state_).descriptor.byteLength(); }
+MLOperandDataType MLTensor::dataType() const {
+  return tensorState(state_).descriptor.dataType;
+}
+const std::vector<uint32_t>& MLTensor::shape() const {
+  return tensorState(state_).descriptor.shape;
+}
+bool MLTensor::readable() const {
+  return tensorState(state_).descriptor.readable;
+}
+bool MLTensor::writable() const {
+  return tensorState(state_).descriptor.writable;
+}
+uint64_t MLTensor::byteLength() const {
+  return tensorState(state_).descriptor.byteLength();
+}
 void MLTensor::destroy() {
-  if (!state_ || state_->destroyed.exchange(true)) return;
-  state_->storage = HostBuffer();
-  state_->charge = backend::GaugeCharge();
+  if (!state_) return;
+  std::shared_ptr<backend::BackendTensor> released;  // freed here, or by the last dispatch using it
+  std::lock_guard lock(state_->mutex);
+  if (state_->destroyed.exchange(true)) return;
+  released = std::move(state_->storage);
 }
 
 }  // namespace webnn

@@ -1,4 +1,5 @@
 // MLGraphBuilder::build and MLGraph.
+#include <algorithm>
 #include <vector>
 
 #include "api/graph_state.h"
@@ -47,6 +48,7 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
     }
   }
   for (const auto& [name, operand] : outputs) ir->outputs.emplace(name, operand.node()->id);
+  ir->indexUses();
 
   auto graphState = std::make_shared<detail::GraphState>();
   graphState->context = s.context;
@@ -55,10 +57,23 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   for (const auto& operand : operands) {
     if (needed[operand->id] && operand->kind == detail::OperandKind::HollowConstant) {
       graphState->hollowIndex.emplace(operand->id, graphState->hollow.size());
-      graphState->hollow.push_back({operand->id, detail::Coverage(operand->descriptor.byteLength())});
+      detail::GraphState::HollowConstant constant{
+          operand->id, detail::Coverage(operand->descriptor.byteLength())};
+      constant.slot = &graphState->compiled->constantSlot(operand->id);
+      constant.granularity = std::max<uint64_t>(1, constant.slot->writeGranularity());
+      graphState->hollow.push_back(std::move(constant));
     }
   }
   graphState->pendingCount = graphState->hollow.size();
+  graphState->filling.assign(graphState->hollow.size(), false);
+  // The builder is one-shot: classic constants the outputs do not need are released now (an
+  // MLOperand the user still holds keeps its descriptor, not the bytes).
+  for (const auto& operand : operands) {
+    if (!needed[operand->id] && operand->kind == detail::OperandKind::Constant) {
+      operand->data.reset();
+    }
+  }
+  if (graphState->hollow.empty()) graphState->compiled->constantsComplete();
   s.built = true;
   return MLGraph(std::move(graphState));
 }
@@ -83,7 +98,8 @@ std::vector<MLOperand> MLGraph::pendingConstants() const {
 std::vector<MLOperand> MLGraph::hollowConstants() const {
   auto& state = graphOf(state_, "hollowConstants");
   std::vector<MLOperand> all;
-  for (const auto& constant : state.hollow) all.emplace_back(state.ir->operands[constant.operandId]);
+  for (const auto& constant : state.hollow)
+    all.emplace_back(state.ir->operands[constant.operandId]);
   return all;
 }
 

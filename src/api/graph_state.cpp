@@ -31,7 +31,8 @@ void Coverage::clear() {
 }
 
 void GraphState::checkAlive(std::string_view method) const {
-  if (destroyed) throwInvalidStateError("MLGraph." + std::string(method) + ": the graph is destroyed");
+  if (destroyed)
+    throwInvalidStateError("MLGraph." + std::string(method) + ": the graph is destroyed");
   if (context->destroyed) {
     throwInvalidStateError("MLGraph." + std::string(method) + ": the context is destroyed");
   }
@@ -50,8 +51,9 @@ size_t GraphState::hollowConstantIndex(const MLOperand& operand, std::string_vie
       throwTypeError(where + ": constant '" + node->name +
                      "' is not used by the graph's outputs, so the graph holds no storage for it");
     }
-    throwTypeError(where + ": the operand is not a hollow constant (constants with data, inputs "
-                           "and intermediate operands cannot be written)");
+    throwTypeError(where +
+                   ": the operand is not a hollow constant (constants with data, inputs "
+                   "and intermediate operands cannot be written)");
   }
   return it->second;
 }
@@ -61,6 +63,48 @@ std::string constantName(const OperandNode& node) {
   return node.name.empty() ? "#" + std::to_string(node.id) : "'" + node.name + "'";
 }
 }  // namespace
+
+GraphState::WriteTicket::Lock::Lock(const WriteTicket& ticket, std::shared_mutex& mutex)
+    : mutex_(mutex), shared_(ticket.aligned) {
+  if (shared_) {
+    mutex_.lock_shared();
+  } else {
+    mutex_.lock();
+  }
+}
+
+GraphState::WriteTicket::Lock::~Lock() {
+  if (shared_) {
+    mutex_.unlock_shared();
+  } else {
+    mutex_.unlock();
+  }
+}
+
+void GraphState::startFill(size_t index, bool force) {
+  HollowConstant& constant = hollow[index];
+  if (constant.coverage.complete()) {  // a full constant written again: a new fill starts
+    constant.coverage.clear();
+    ++pendingCount;
+  } else if (!force && filling[index]) {
+    return;  // the current fill goes on
+  } else {
+    constant.coverage.clear();
+  }
+  constant.slot->beginFill();
+  filling[index] = true;
+}
+
+void GraphState::markFilled(size_t index, uint64_t begin, uint64_t end) {
+  HollowConstant& constant = hollow[index];
+  if (!constant.coverage.add(begin, end)) return;
+  // The constant is complete: the slot packs or releases what it staged, before any dispatch
+  // (which needs this mutex and pendingCount == 0) can see it.
+  constant.slot->complete();
+  filling[index] = false;
+  // (A constant in a fill counts as pending, so no write is in flight when this reaches 0.)
+  if (--pendingCount == 0) compiled->constantsComplete();
+}
 
 GraphState::WriteTicket GraphState::beginWrite(const MLOperand& operand, uint64_t byteOffset,
                                                uint64_t size, bool wholeTensor,
@@ -94,21 +138,22 @@ GraphState::WriteTicket GraphState::beginWrite(const MLOperand& operand, uint64_
     }
   }
   if (activeDispatches > 0) {
-    throwInvalidStateError(where + ": cannot write " + what + " while a dispatch runs on the graph");
+    throwInvalidStateError(where + ": cannot write " + what +
+                           " while a dispatch runs on the graph");
   }
-  HollowConstant& constant = hollow[index];
-  if (constant.coverage.complete()) {  // a full constant written again: a new fill starts
-    constant.coverage.clear();
-    ++pendingCount;
-  }
+  startFill(index, false);
   ++activeWrites;
-  return {index, node.id, byteOffset, byteOffset + size};
+  HollowConstant& constant = hollow[index];
+  const uint64_t end = byteOffset + size;
+  const bool aligned =
+      byteOffset % constant.granularity == 0 && (end % constant.granularity == 0 || end == length);
+  return {index, node.id, byteOffset, end, constant.slot, aligned};
 }
 
 void GraphState::endWrite(const WriteTicket& ticket, bool written) {
   std::lock_guard lock(mutex);
   --activeWrites;
-  if (written && hollow[ticket.index].coverage.add(ticket.begin, ticket.end)) --pendingCount;
+  if (written) markFilled(ticket.index, ticket.begin, ticket.end);
 }
 
 void GraphState::write(const MLOperand& operand, uint64_t byteOffset,
@@ -116,7 +161,8 @@ void GraphState::write(const MLOperand& operand, uint64_t byteOffset,
   const WriteTicket ticket = beginWrite(operand, byteOffset, data.size(), wholeTensor,
                                         wholeTensor ? "setConstantData" : "writeConstantData");
   try {
-    compiled->constantSlot(ticket.operandId).write(byteOffset, data);
+    WriteTicket::Lock lock(ticket, *hollow[ticket.index].writeLock);
+    ticket.slot->write(byteOffset, data);
   } catch (...) {
     endWrite(ticket, false);
     throw;
@@ -135,14 +181,13 @@ bool GraphState::adopt(const MLOperand& operand, std::shared_ptr<const void> own
     throwInvalidStateError("MLGraph.loadConstants: cannot replace constant " + constantName(node) +
                            " while a dispatch or write runs on the graph");
   }
-  if (!compiled->constantSlot(node.id).adopt(std::move(owner), bytes)) return false;
   HollowConstant& constant = hollow[index];
-  if (constant.coverage.complete()) constant.coverage.clear(), ++pendingCount;
-  if (constant.coverage.add(0, bytes.size())) --pendingCount;
+  if (!constant.slot->adopt(std::move(owner), bytes)) return false;
+  markFilled(index, 0, bytes.size());
   return true;
 }
 
-void GraphState::beginDispatch() {
+std::shared_ptr<backend::CompiledGraph> GraphState::beginDispatch() {
   std::lock_guard lock(mutex);
   checkAlive("dispatch");
   if (pendingCount > 0) {
@@ -163,6 +208,7 @@ void GraphState::beginDispatch() {
     throwInvalidStateError("MLContext.dispatch: constants of the graph are being written");
   }
   ++activeDispatches;
+  return compiled;
 }
 
 void GraphState::endDispatch() {

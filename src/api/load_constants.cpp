@@ -1,7 +1,9 @@
 // MLGraph::loadConstants: pulls every pending hollow constant from a WeightSource, by label.
-// Bytes go from the file straight into each constant's final storage (pread into the slot), or,
-// when the backend transforms layouts, through one bounded staging chunk per thread. With
-// allowMapping, a constant whose final layout equals the file's adopts a memory map (zero copy).
+// Each chunk is read straight into the span its slot stages for it (the final storage when the
+// backend keeps the file's layout; upload memory or a bounded chunk buffer otherwise) and then
+// committed: one copy. Chunks follow the backend's staging hints (size, writes in flight) and each
+// slot's write granularity. With allowMapping, a constant whose final layout equals the file's
+// adopts a memory map (zero copy).
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,10 +12,10 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 #include "api/graph_state.h"
-#include "core/host_buffer.h"
 #include "webnn/graph.h"
 #include "webnn/weight_source.h"
 
@@ -102,9 +104,7 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
       throwInvalidStateError(where + ": cannot write constants while a dispatch runs on the graph");
     }
     for (const Planned& planned : plan) {
-      auto& hollow = state.hollow[state.hollowConstantIndex(planned.constant, "loadConstants")];
-      if (hollow.coverage.complete()) ++state.pendingCount;
-      hollow.coverage.clear();
+      state.startFill(state.hollowConstantIndex(planned.constant, "loadConstants"), true);
     }
   }
 
@@ -133,16 +133,24 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     }
   }
 
-  // Chunks, biggest constants first so that threads finish together.
-  const uint64_t chunkBytes = std::max<uint64_t>(options.chunkBytes, 64 * 1024);
+  // Chunks, biggest constants first so that threads finish together. A chunk is at most the
+  // backend's staging chunk (when it stages), and its boundaries fall on whole elements and on the
+  // slot's write granularity, so that no two chunks share a byte of final storage.
+  const backend::StagingHints hints = state.compiled->stagingHints();
+  uint64_t chunkBytes = std::max<uint64_t>(options.chunkBytes, 64 * 1024);
+  if (!hints.direct) chunkBytes = std::min(chunkBytes, std::max<uint64_t>(hints.chunkBytes, 1));
   std::vector<Chunk> chunks;
   uint64_t totalBytes = adoptedBytes;
   for (size_t i = 0; i < plan.size(); ++i) {
     if (adopted[i]) continue;
     const uint64_t length = plan[i].tensor->byteLength;
     totalBytes += length;
-    for (uint64_t offset = 0; offset < length; offset += chunkBytes) {
-      chunks.push_back({i, offset, std::min(chunkBytes, length - offset)});
+    const auto& hollow = state.hollow[state.hollowConstantIndex(plan[i].constant, "loadConstants")];
+    const uint32_t bits = bitsPerElement(plan[i].tensor->dataType);
+    const uint64_t unit = std::lcm<uint64_t>(std::max<uint64_t>(1, bits / 8), hollow.granularity);
+    const uint64_t step = std::max(unit, chunkBytes / unit * unit);
+    for (uint64_t offset = 0; offset < length; offset += step) {
+      chunks.push_back({i, offset, std::min(step, length - offset)});
     }
   }
   std::stable_sort(chunks.begin(), chunks.end(), [&](const Chunk& a, const Chunk& b) {
@@ -150,9 +158,11 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
   });
 
   const uint32_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const uint32_t threadCount = static_cast<uint32_t>(
-      std::min<uint64_t>(options.threads ? options.threads : std::min(hardware, 8u),
-                         std::max<size_t>(1, chunks.size())));
+  uint64_t threadLimit = options.threads ? options.threads : std::min(hardware, 8u);
+  if (hints.maxChunksInFlight > 0)
+    threadLimit = std::min<uint64_t>(threadLimit, hints.maxChunksInFlight);
+  const uint32_t threadCount =
+      static_cast<uint32_t>(std::min<uint64_t>(threadLimit, std::max<size_t>(1, chunks.size())));
   std::atomic<size_t> next{0};
   std::atomic<bool> stopped{false};  // an error that ends the whole load (not a read fault)
   std::mutex errorMutex;
@@ -163,7 +173,6 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
   for (size_t i = 0; i < plan.size(); ++i) constantFailed[i] = false;
   std::mutex progressMutex;
   uint64_t doneBytes = adoptedBytes;
-  auto& memory = *state.context->memory;
 
   // Records the error of a chunk of constant `planned`; a read fault stops only that constant.
   auto fail = [&](size_t planned, std::exception_ptr error, bool stopAll) {
@@ -181,8 +190,6 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
   };
 
   auto work = [&] {
-    HostBuffer staging;  // only for slots that transform bytes on the way in
-    backend::GaugeCharge stagingCharge;
     for (size_t c = next++; c < chunks.size() && !stopped; c = next++) {
       const Chunk& chunk = chunks[c];
       const Planned& planned = plan[chunk.planned];
@@ -192,19 +199,10 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
             state.beginWrite(planned.constant, chunk.offset, chunk.size, false, "loadConstants");
         bool written = false;
         try {
-          auto& slot = state.compiled->constantSlot(ticket.operandId);
-          std::span<std::byte> direct = slot.directStorage();
-          if (!direct.empty()) {
-            source.read(*planned.tensor, chunk.offset, direct.subspan(chunk.offset, chunk.size));
-          } else {
-            if (staging.size() < chunk.size) {
-              staging = HostBuffer(chunkBytes);
-              stagingCharge = backend::GaugeCharge(memory.staging, chunkBytes);
-            }
-            auto destination = staging.span().subspan(0, chunk.size);
-            source.read(*planned.tensor, chunk.offset, destination);
-            slot.write(chunk.offset, destination);
-          }
+          detail::GraphState::WriteTicket::Lock lock(ticket, *state.hollow[ticket.index].writeLock);
+          auto staged = ticket.slot->stage(chunk.offset, chunk.size);
+          source.read(*planned.tensor, chunk.offset, staged->bytes());
+          staged->commit();
           written = true;
         } catch (...) {
           state.endWrite(ticket, false);

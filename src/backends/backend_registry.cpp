@@ -2,6 +2,7 @@
 #include <mutex>
 
 #include "backends/backend.h"
+#include "backends/registration.h"
 #include "webnn/types.h"
 
 namespace webnn::backend {
@@ -13,45 +14,63 @@ struct Entry {
   BackendFactory factory;
 };
 
-std::vector<Entry>& registry() {
-  static std::vector<Entry> entries;
-  return entries;
-}
+struct Registry {
+  std::mutex mutex;
+  std::vector<Entry> entries;
+};
 
-std::mutex& registryMutex() {
-  static std::mutex mutex;
-  return mutex;
+// The registry, with the built-in backends in it from the first use on.
+Registry& registry() {
+  static Registry* instance = [] {
+    auto* created = new Registry;  // never destroyed: backends may be created during exit
+    registerBuiltinBackends([created](std::string name, int priority, BackendFactory factory) {
+      created->entries.push_back({std::move(name), priority, std::move(factory)});
+    });
+    return created;
+  }();
+  return *instance;
 }
 
 }  // namespace
 
-bool registerBackend(std::string name, int priority, BackendFactory factory) {
-  std::lock_guard lock(registryMutex());
-  registry().push_back({std::move(name), priority, std::move(factory)});
-  return true;
+void ConstantSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) {
+  auto staged = stage(byteOffset, bytes.size());
+  std::copy(bytes.begin(), bytes.end(), staged->bytes().begin());
+  staged->commit();
+}
+
+void registerBackend(std::string name, int priority, BackendFactory factory) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.entries.push_back({std::move(name), priority, std::move(factory)});
 }
 
 std::unique_ptr<Backend> createBackend(std::string_view name) {
-  std::lock_guard lock(registryMutex());
-  const auto& entries = registry();
-  const Entry* chosen = nullptr;
-  for (const auto& entry : entries) {
-    if (name.empty() ? (!chosen || entry.priority > chosen->priority) : entry.name == name) {
-      chosen = &entry;
+  Registry& r = registry();
+  BackendFactory factory;
+  {
+    std::lock_guard lock(r.mutex);
+    const Entry* chosen = nullptr;
+    for (const auto& entry : r.entries) {
+      if (name.empty() ? (!chosen || entry.priority > chosen->priority) : entry.name == name) {
+        chosen = &entry;
+      }
     }
+    if (!chosen) {
+      std::string known;
+      for (const auto& entry : r.entries) known += (known.empty() ? "" : ", ") + entry.name;
+      throwTypeError("unknown backend '" + std::string(name) + "' (available: " + known + ")");
+    }
+    factory = chosen->factory;
   }
-  if (!chosen) {
-    std::string known;
-    for (const auto& entry : entries) known += (known.empty() ? "" : ", ") + entry.name;
-    throwTypeError("unknown backend '" + std::string(name) + "' (available: " + known + ")");
-  }
-  return chosen->factory();
+  return factory();
 }
 
 std::vector<std::string> backendNames() {
-  std::lock_guard lock(registryMutex());
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
   std::vector<std::string> names;
-  for (const auto& entry : registry()) names.push_back(entry.name);
+  for (const auto& entry : r.entries) names.push_back(entry.name);
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/float16.h"
+#include "webnn/number.h"
 #include "webnn/types.h"
 
 namespace webnn {
@@ -32,16 +33,26 @@ struct Uint4 {};
 template <class F>
 decltype(auto) visitDataType(MLOperandDataType type, F&& f) {
   switch (type) {
-    case MLOperandDataType::Float32: return f(TypeTag<float>{});
-    case MLOperandDataType::Float16: return f(TypeTag<Float16>{});
-    case MLOperandDataType::Int32: return f(TypeTag<int32_t>{});
-    case MLOperandDataType::Uint32: return f(TypeTag<uint32_t>{});
-    case MLOperandDataType::Int64: return f(TypeTag<int64_t>{});
-    case MLOperandDataType::Uint64: return f(TypeTag<uint64_t>{});
-    case MLOperandDataType::Int8: return f(TypeTag<int8_t>{});
-    case MLOperandDataType::Uint8: return f(TypeTag<uint8_t>{});
-    case MLOperandDataType::Int4: return f(TypeTag<Int4>{});
-    case MLOperandDataType::Uint4: return f(TypeTag<Uint4>{});
+    case MLOperandDataType::Float32:
+      return f(TypeTag<float>{});
+    case MLOperandDataType::Float16:
+      return f(TypeTag<Float16>{});
+    case MLOperandDataType::Int32:
+      return f(TypeTag<int32_t>{});
+    case MLOperandDataType::Uint32:
+      return f(TypeTag<uint32_t>{});
+    case MLOperandDataType::Int64:
+      return f(TypeTag<int64_t>{});
+    case MLOperandDataType::Uint64:
+      return f(TypeTag<uint64_t>{});
+    case MLOperandDataType::Int8:
+      return f(TypeTag<int8_t>{});
+    case MLOperandDataType::Uint8:
+      return f(TypeTag<uint8_t>{});
+    case MLOperandDataType::Int4:
+      return f(TypeTag<Int4>{});
+    case MLOperandDataType::Uint4:
+      return f(TypeTag<Uint4>{});
   }
   return f(TypeTag<float>{});
 }
@@ -86,5 +97,8 @@ void storeElement(MLOperandDataType type, std::byte* base, uint64_t index, doubl
 // Exact integer access for int64/uint64 and the small integer types (no trip through double).
 int64_t loadInteger(MLOperandDataType type, const std::byte* base, uint64_t index);
 void storeInteger(MLOperandDataType type, std::byte* base, uint64_t index, int64_t value);
+// Stores an MLNumber with the cast rules of fromDouble, exactly for int64/uint64 values (which
+// need not fit a double) and saturating to the type's range.
+void storeNumber(MLOperandDataType type, std::byte* base, uint64_t index, const MLNumber& value);
 
 }  // namespace webnn

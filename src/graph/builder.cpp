@@ -32,8 +32,8 @@ void BuilderState::checkOperand(const MLOperand& operand, std::string_view opNam
   }
 }
 
-const MLOperandDescriptor& BuilderState::descriptorOf(const MLOperand& operand) const {
-  return operand.node()->descriptor;
+const graph::OpLimitsTable& BuilderState::limits() const {
+  return context->limits;
 }
 
 MLOperand BuilderState::addOperand(const MLOperandDescriptor& descriptor, OperandKind kind,
@@ -49,11 +49,15 @@ MLOperand BuilderState::addOperand(const MLOperandDescriptor& descriptor, Operan
 }
 
 std::vector<MLOperand> BuilderState::addOperation(
-    std::string type, std::string label, const std::vector<std::optional<MLOperand>>& inputs,
-    std::any attributes, const std::vector<MLOperandDescriptor>& outputs) {
+    const graph::OpCall& call, const std::vector<std::optional<MLOperand>>& inputs,
+    graph::Attributes attributes, const std::vector<MLOperandDescriptor>& outputs) {
+  for (const auto& output : outputs) {
+    const std::string what = graph::opName(call.name(), call.label) + ": output";
+    graph::checkTensorLimits(limits(), what, limits().output, output);
+  }
   graph::Operation operation;
-  operation.type = std::move(type);
-  operation.label = std::move(label);
+  operation.type = call.type;
+  operation.label = std::string(call.label);
   for (const auto& input : inputs) {
     if (input && *input) operation.inputs.push_back(input->node()->id);
   }
@@ -68,14 +72,6 @@ std::vector<MLOperand> BuilderState::addOperation(
   return results;
 }
 
-MLOperand BuilderState::addOperation(std::string type, std::string label,
-                                     const std::vector<std::optional<MLOperand>>& inputs,
-                                     std::any attributes, const MLOperandDescriptor& output) {
-  return addOperation(std::move(type), std::move(label), inputs, std::move(attributes),
-                      std::vector<MLOperandDescriptor>{output})
-      .front();
-}
-
 }  // namespace detail
 
 namespace graph {
@@ -86,26 +82,33 @@ std::string opName(std::string_view type, std::string_view label) {
   return name;
 }
 
-detail::BuilderState& beginOp(MLGraphBuilder& builder, std::string_view type,
-                              std::string_view label,
-                              std::initializer_list<const std::optional<MLOperand>*> operands) {
-  detail::BuilderState& state = builder.state();
-  state.checkUsable(type);
-  const std::string name = opName(type, label);
-  for (const auto* operand : operands) {
-    if (operand->has_value()) state.checkOperand(**operand, name);
-  }
-  return state;
+std::optional<OperandId> operandId(const std::optional<MLOperand>& operand) {
+  if (!operand || !*operand) return std::nullopt;
+  return operand->node()->id;
 }
 
-detail::BuilderState& beginOp(MLGraphBuilder& builder, std::string_view type,
-                              std::string_view label,
-                              std::initializer_list<const MLOperand*> operands) {
-  detail::BuilderState& state = builder.state();
-  state.checkUsable(type);
-  const std::string name = opName(type, label);
-  for (const auto* operand : operands) state.checkOperand(*operand, name);
-  return state;
+OpBuilder::OpBuilder(MLGraphBuilder& builder, OpType type, std::string_view label,
+                     std::initializer_list<const MLOperand*> operands,
+                     std::initializer_list<const std::optional<MLOperand>*> optionalOperands)
+    : state_(builder.state()) {
+  state_.checkUsable(specName(type));
+  const std::string name = opName(specName(type), label);
+  for (const auto* operand : operands) state_.checkOperand(*operand, name);
+  for (const auto* operand : optionalOperands) {
+    if (operand->has_value()) state_.checkOperand(**operand, name);
+  }
+  call_ = OpCall{type, label, &state_.limits()};
+}
+
+MLOperand OpBuilder::record(const std::vector<std::optional<MLOperand>>& inputs,
+                            Attributes attributes, const MLOperandDescriptor& output) {
+  return state_.addOperation(call_, inputs, std::move(attributes), {output}).front();
+}
+
+std::vector<MLOperand> OpBuilder::record(const std::vector<std::optional<MLOperand>>& inputs,
+                                         Attributes attributes,
+                                         const std::vector<MLOperandDescriptor>& outputs) {
+  return state_.addOperation(call_, inputs, std::move(attributes), outputs);
 }
 
 }  // namespace graph
@@ -113,12 +116,17 @@ detail::BuilderState& beginOp(MLGraphBuilder& builder, std::string_view type,
 namespace {
 std::atomic<uint64_t> nextBuilderId{1};
 
-void checkConstantDescriptor(const MLOperandDescriptor& descriptor, const std::string& what) {
+// A graph input or constant: positive dimensions, a byte length in range, and the context's limits.
+void checkConstantDescriptor(const detail::BuilderState& state,
+                             const MLOperandDescriptor& descriptor, const std::string& what,
+                             const MLTensorLimits& limits) {
   graph::checkDescriptor(what, descriptor);
+  graph::checkTensorLimits(state.limits(), what, limits, descriptor);
 }
 }  // namespace
 
-MLGraphBuilder::MLGraphBuilder(MLContext& context) : state_(std::make_unique<detail::BuilderState>()) {
+MLGraphBuilder::MLGraphBuilder(MLContext& context)
+    : state_(std::make_unique<detail::BuilderState>()) {
   if (!context.state() || context.state()->destroyed) {
     throwInvalidStateError("MLGraphBuilder: the context is destroyed");
   }
@@ -145,8 +153,7 @@ MLOperand MLGraphBuilder::input(const std::string& name, const MLOperandDescript
       throwTypeError("input: an input named '" + name + "' already exists");
     }
   }
-  checkConstantDescriptor(descriptor, "input '" + name + "'");
-  graph::checkOperandLimits("input", "", "input", descriptor);
+  checkConstantDescriptor(s, descriptor, "input '" + name + "'", s.limits().input);
   return s.addOperand(descriptor, detail::OperandKind::Input, name);
 }
 
@@ -154,7 +161,7 @@ MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor,
                                    std::span<const std::byte> data) {
   auto& s = state();
   s.checkUsable("constant");
-  checkConstantDescriptor(descriptor, "constant");
+  checkConstantDescriptor(s, descriptor, "constant", s.limits().constant);
   const uint64_t length = descriptor.byteLength();
   if (data.size() != length) {
     throwTypeError("constant: " + toString(descriptor) + " needs " + std::to_string(length) +
@@ -166,12 +173,13 @@ MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor,
   return operand;
 }
 
-MLOperand MLGraphBuilder::constant(MLOperandDataType type, double value) {
+MLOperand MLGraphBuilder::constant(MLOperandDataType type, MLNumber value) {
   auto& s = state();
   s.checkUsable("constant");
   MLOperandDescriptor descriptor{type, {}};
+  checkConstantDescriptor(s, descriptor, "constant", s.limits().constant);
   auto bytes = std::make_shared<std::vector<std::byte>>(descriptor.byteLength());
-  storeElement(type, bytes->data(), 0, value);
+  storeNumber(type, bytes->data(), 0, value);
   MLOperand operand = s.addOperand(descriptor, detail::OperandKind::Constant, {});
   operand.node()->data = std::move(bytes);
   return operand;
@@ -183,13 +191,17 @@ MLOperand MLGraphBuilder::constant(const MLOperandDescriptor& descriptor,
   s.checkUsable("constant");
   const std::string what =
       "constant" + (options.label.empty() ? std::string() : " '" + options.label + "'");
-  checkConstantDescriptor(descriptor, what);
+  checkConstantDescriptor(s, descriptor, what, s.limits().constant);
   return s.addOperand(descriptor, detail::OperandKind::HollowConstant, options.label);
 }
 
 // MLOperand accessors.
-MLOperandDataType MLOperand::dataType() const { return descriptor().dataType; }
-const std::vector<uint32_t>& MLOperand::shape() const { return descriptor().shape; }
+MLOperandDataType MLOperand::dataType() const {
+  return descriptor().dataType;
+}
+const std::vector<uint32_t>& MLOperand::shape() const {
+  return descriptor().shape;
+}
 const MLOperandDescriptor& MLOperand::descriptor() const {
   if (!node_) throwTypeError("MLOperand: the operand is empty");
   return node_->descriptor;

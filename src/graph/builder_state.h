@@ -1,7 +1,6 @@
-// The state behind MLGraphBuilder, and the helpers every op file uses to validate and record.
+// The state behind MLGraphBuilder, and the helpers every op file validates and records through.
 #pragma once
 
-#include <any>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "graph/ir.h"
+#include "graph/op_limits.h"
 #include "webnn/graph_builder.h"
 #include "webnn/operand.h"
 
@@ -27,18 +27,16 @@ struct BuilderState {
   void checkUsable(std::string_view method) const;
   // Throws TypeError unless `operand` is a non-empty operand of this builder.
   void checkOperand(const MLOperand& operand, std::string_view opName) const;
-  const MLOperandDescriptor& descriptorOf(const MLOperand& operand) const;
+  // The limits of the context's backend, which every builder call checks against.
+  const graph::OpLimitsTable& limits() const;
 
   MLOperand addOperand(const MLOperandDescriptor& descriptor, OperandKind kind, std::string name);
-  // Records an operation whose operands were validated. Optional operands that are absent are
-  // skipped. Returns one operand per output descriptor.
-  std::vector<MLOperand> addOperation(std::string type, std::string label,
+  // Records an operation whose operands were validated. Absent optional operands are skipped.
+  // Every output is checked against the context's output limits. Returns one operand per output.
+  std::vector<MLOperand> addOperation(const graph::OpCall& call,
                                       const std::vector<std::optional<MLOperand>>& inputs,
-                                      std::any attributes,
+                                      graph::Attributes attributes,
                                       const std::vector<MLOperandDescriptor>& outputs);
-  MLOperand addOperation(std::string type, std::string label,
-                         const std::vector<std::optional<MLOperand>>& inputs, std::any attributes,
-                         const MLOperandDescriptor& output);
 };
 
 }  // namespace webnn::detail
@@ -48,13 +46,28 @@ namespace webnn::graph {
 // "conv2d" or "conv2d 'label'": how errors name an operation.
 std::string opName(std::string_view type, std::string_view label);
 
-// Validates one op call: the builder is usable and every given operand is this builder's.
-// Returns the state to record into. `operands` may hold empty optionals (absent options).
-detail::BuilderState& beginOp(MLGraphBuilder& builder, std::string_view type,
-                              std::string_view label,
-                              std::initializer_list<const std::optional<MLOperand>*> operands);
-detail::BuilderState& beginOp(MLGraphBuilder& builder, std::string_view type,
-                              std::string_view label,
-                              std::initializer_list<const MLOperand*> operands);
+// The id of an optional operand (validated by beginOp), or nullopt.
+std::optional<OperandId> operandId(const std::optional<MLOperand>& operand);
+
+// One builder call: checks that the builder is usable and that every operand given (required and
+// present optional ones) is this builder's; `call` then validates against the context's limits.
+class OpBuilder {
+ public:
+  OpBuilder(MLGraphBuilder& builder, OpType type, std::string_view label,
+            std::initializer_list<const MLOperand*> operands,
+            std::initializer_list<const std::optional<MLOperand>*> optionalOperands = {});
+
+  const OpCall& call() const { return call_; }
+  // Records the operation (see BuilderState::addOperation).
+  MLOperand record(const std::vector<std::optional<MLOperand>>& inputs, Attributes attributes,
+                   const MLOperandDescriptor& output);
+  std::vector<MLOperand> record(const std::vector<std::optional<MLOperand>>& inputs,
+                                Attributes attributes,
+                                const std::vector<MLOperandDescriptor>& outputs);
+
+ private:
+  detail::BuilderState& state_;
+  OpCall call_;
+};
 
 }  // namespace webnn::graph

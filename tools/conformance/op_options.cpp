@@ -36,6 +36,18 @@ class OptionReader {
   void number(const char* key, double& out) {
     if (const Json* value = find(key)) out = parseNumberOption(*value, key);
   }
+  // An MLNumber keeps JSON integers exact (int64/uint64 bounds beyond 2^53).
+  void number(const char* key, MLNumber& out) {
+    const Json* value = find(key);
+    if (!value) return;
+    if (value->is_number_unsigned()) {
+      out = value->get<uint64_t>();
+    } else if (value->is_number_integer()) {
+      out = value->get<int64_t>();
+    } else {
+      out = parseNumberOption(*value, key);
+    }
+  }
   void u32(const char* key, uint32_t& out) {
     if (const Json* value = find(key)) out = toU32(*value, what(key));
   }

@@ -1,30 +1,15 @@
 #include "backends/reference/kernel.h"
 
-#include <map>
-#include <mutex>
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
-namespace {
-std::map<std::string, Kernel>& kernels() {
-  static std::map<std::string, Kernel> table;
+const KernelTable& referenceKernels() {
+  static const KernelTable table = [] {
+    KernelTable kernels;
+    registerAllReferenceKernels(kernels);
+    return kernels;
+  }();
   return table;
-}
-std::mutex& kernelsMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-}  // namespace
-
-bool registerKernel(std::string type, Kernel kernel) {
-  std::lock_guard lock(kernelsMutex());
-  kernels()[std::move(type)] = std::move(kernel);
-  return true;
-}
-
-const Kernel* findKernel(const std::string& type) {
-  std::lock_guard lock(kernelsMutex());
-  auto it = kernels().find(type);
-  return it == kernels().end() ? nullptr : &it->second;
 }
 
 std::vector<uint64_t> stridesOf(const std::vector<uint32_t>& shape) {

@@ -1,11 +1,13 @@
-// The reference backend's kernel interface: one function per op type, registered from the op's
-// file in src/backends/reference/ops. Kernels are plain and obviously correct; floats compute in
-// double and round once per element to the output type.
+// The reference backend's kernel interface: one function per op type, registered by the op file's
+// registration function in src/backends/reference/ops (ops/registration.cpp calls them all).
+// Kernels are plain and obviously correct; floats compute in double and round once per element to
+// the output type.
 #pragma once
 
-#include <any>
+#include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,15 +41,21 @@ class KernelContext {
       : operation_(operation), tensors_(operandsById) {}
 
   const graph::Operation& operation() const { return operation_; }
+  // The op's spec name, for errors ("conv2d").
+  std::string opName() const { return std::string(graph::specName(operation_.type)); }
   size_t inputCount() const { return operation_.inputs.size(); }
   size_t outputCount() const { return operation_.outputs.size(); }
   Tensor input(size_t index) const { return tensors_[operation_.inputs.at(index)]; }
   Tensor output(size_t index) const { return tensors_[operation_.outputs.at(index)]; }
-  // The tensor of any operand of the op (e.g. an optional operand from the options struct).
-  Tensor operand(const MLOperand& operand) const { return tensors_[operand.node()->id]; }
+  // The tensor of any operand of the op (e.g. an optional operand named by its attributes).
+  Tensor operand(graph::OperandId id) const { return tensors_[id]; }
+  // The tensor of an optional operand, or a tensor with null data when it is absent.
+  Tensor operand(const std::optional<graph::OperandId>& id) const {
+    return id ? tensors_[*id] : Tensor{};
+  }
   template <class Attributes>
   const Attributes& attributes() const {
-    return std::any_cast<const Attributes&>(operation_.attributes);
+    return operation_.attributesAs<Attributes>();
   }
 
  private:
@@ -57,8 +65,23 @@ class KernelContext {
 
 using Kernel = std::function<void(const KernelContext&)>;
 
-bool registerKernel(std::string type, Kernel kernel);
-const Kernel* findKernel(const std::string& type);
+class KernelTable {
+ public:
+  void set(graph::OpType type, Kernel kernel) {
+    kernels_[static_cast<size_t>(type)] = std::move(kernel);
+  }
+  // Null when no kernel runs `type`.
+  const Kernel* find(graph::OpType type) const {
+    const Kernel& kernel = kernels_[static_cast<size_t>(type)];
+    return kernel ? &kernel : nullptr;
+  }
+
+ private:
+  std::array<Kernel, graph::kOpTypeCount> kernels_{};
+};
+
+// Every reference kernel, registered once on first use by registerAllReferenceKernels.
+const KernelTable& referenceKernels();
 
 // Row-major strides of a shape (in elements).
 std::vector<uint64_t> stridesOf(const std::vector<uint32_t>& shape);
@@ -91,12 +114,3 @@ class BroadcastIterator {
 };
 
 }  // namespace webnn::reference
-
-#define WEBNN_REFERENCE_CONCAT_INNER(a, b) a##b
-#define WEBNN_REFERENCE_CONCAT(a, b) WEBNN_REFERENCE_CONCAT_INNER(a, b)
-// Registers kernels at load time: WEBNN_REFERENCE_KERNELS { registerKernel("add", ...); }
-#define WEBNN_REFERENCE_KERNELS                                                               \
-  static void WEBNN_REFERENCE_CONCAT(registerKernels, __LINE__)();                          \
-  static const bool WEBNN_REFERENCE_CONCAT(kernelsRegistered, __LINE__) =                   \
-      (WEBNN_REFERENCE_CONCAT(registerKernels, __LINE__)(), true);                            \
-  static void WEBNN_REFERENCE_CONCAT(registerKernels, __LINE__)()

@@ -1,14 +1,18 @@
 // The reference backend: plain kernels over host memory, the oracle for every other backend.
-// Constants live in their slots (hollow) or in the builder's copy (classic: no second copy);
-// intermediates are allocated per dispatch and freed after their last use.
+// Constants live in their slots (hollow; loaders read straight into them) or in the builder's copy
+// (classic: no second copy); intermediates live in one arena per dispatch, planned once per graph
+// with the shared liveness planner.
+#include "backends/reference/reference_backend.h"
+
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <set>
 
-#include "backends/backend.h"
+#include "backends/host_storage.h"
 #include "backends/reference/kernel.h"
 #include "core/host_buffer.h"
+#include "graph/memory_plan.h"
 #include "graph/op_limits.h"
 
 namespace webnn::reference {
@@ -20,11 +24,16 @@ class ReferenceConstantSlot final : public backend::ConstantSlot {
 
   uint64_t byteLength() const override { return storage_.size(); }
 
-  void write(uint64_t byteOffset, std::span<const std::byte> bytes) override {
-    std::memcpy(directStorage().data() + byteOffset, bytes.data(), bytes.size());
+  std::unique_ptr<backend::StagedWrite> stage(uint64_t byteOffset, uint64_t size) override {
+    return std::make_unique<backend::DirectStagedWrite>(ownStorage().subspan(byteOffset, size));
   }
 
-  std::span<std::byte> directStorage() override {
+  void write(uint64_t byteOffset, std::span<const std::byte> bytes) override {
+    std::memcpy(ownStorage().data() + byteOffset, bytes.data(), bytes.size());
+  }
+
+  // The slot's own storage (a write after adopt() goes back to it).
+  std::span<std::byte> ownStorage() {
     if (adopted_.load(std::memory_order_acquire)) {  // back to our own storage
       std::lock_guard lock(adoptMutex_);
       adoptedOwner_.reset();
@@ -61,33 +70,25 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
   ReferenceCompiledGraph(std::shared_ptr<const graph::GraphIR> ir,
                          std::shared_ptr<backend::MemoryAccount> memory)
       : ir_(std::move(ir)), memory_(std::move(memory)) {
-    std::set<std::string> missing;
+    const KernelTable& table = referenceKernels();
+    std::set<std::string_view> missing;
     for (const auto& operation : ir_->operations) {
-      const Kernel* kernel = findKernel(operation.type);
-      if (!kernel) missing.insert(operation.type);
+      const Kernel* kernel = table.find(operation.type);
+      if (!kernel) missing.insert(graph::specName(operation.type));
       kernels_.push_back(kernel);
     }
     if (!missing.empty()) {
       std::string names;
-      for (const auto& name : missing) names += (names.empty() ? "" : ", ") + name;
+      for (const auto& name : missing) names += (names.empty() ? "" : ", ") + std::string(name);
       throw Error(Error::Kind::NotSupportedError,
                   "the reference backend has no kernel for: " + names);
     }
-    const size_t count = ir_->operands.size();
-    lastUse_.assign(count, -1);
-    isOutput_.assign(count, false);
-    for (const auto& [name, id] : ir_->outputs) isOutput_[id] = true;
-    for (size_t i = 0; i < ir_->operations.size(); ++i) {
-      for (uint32_t input : ir_->operations[i].inputs) lastUse_[input] = static_cast<int64_t>(i);
-    }
-    slots_.resize(count);
+    const auto lifetimes = graph::intermediateLifetimes(*ir_);
+    plan_ = graph::planArena(lifetimes, ir_->operands.size());
+    slots_.resize(ir_->operands.size());
     uint64_t constantBytes = 0;
-    std::vector<bool> used(count, false);
-    for (const auto& operation : ir_->operations) {
-      for (uint32_t input : operation.inputs) used[input] = true;
-    }
     for (const auto& operand : ir_->operands) {
-      if (!used[operand->id]) continue;
+      if (!ir_->isUsed(operand->id)) continue;
       if (operand->kind == detail::OperandKind::HollowConstant) {
         slots_[operand->id] =
             std::make_unique<ReferenceConstantSlot>(operand->descriptor.byteLength());
@@ -99,47 +100,47 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
     constantCharge_ = backend::GaugeCharge(memory_->constants, constantBytes);
   }
 
-  backend::ConstantSlot& constantSlot(uint32_t operandId) override {
+  backend::ConstantSlot& constantSlot(graph::OperandId operandId) override {
     return *slots_.at(operandId);
   }
 
-  void dispatch(const std::map<std::string, std::span<const std::byte>>& inputs,
-                const std::map<std::string, std::span<std::byte>>& outputs) override {
+  backend::StagingHints stagingHints() const override {
+    backend::StagingHints hints;
+    hints.direct = true;
+    return hints;
+  }
+
+  void dispatch(const backend::BoundTensors& inputs,
+                const backend::BoundTensors& outputs) override {
     const auto& operands = ir_->operands;
+    // One arena per dispatch (concurrent dispatches each have their own), zeroed per output.
+    HostBuffer arena(plan_.arenaBytes);
+    backend::GaugeCharge arenaCharge(memory_->activations, plan_.arenaBytes);
     std::vector<Tensor> tensors(operands.size());
     for (const auto& operand : operands) {
-      tensors[operand->id].descriptor = &operand->descriptor;
-      if (operand->kind == detail::OperandKind::Constant) {
-        tensors[operand->id].data = const_cast<std::byte*>(operand->data->data());
+      Tensor& tensor = tensors[operand->id];
+      tensor.descriptor = &operand->descriptor;
+      if (operand->kind == detail::OperandKind::Constant && operand->data) {
+        tensor.data = const_cast<std::byte*>(operand->data->data());
       } else if (slots_[operand->id]) {
-        tensors[operand->id].data = slots_[operand->id]->data();
+        tensor.data = slots_[operand->id]->data();
+      } else if (plan_.offsets[operand->id] != graph::kNotPlanned) {
+        tensor.data = arena.data() + plan_.offsets[operand->id];
       }
     }
-    for (const auto& [name, bytes] : inputs) {
-      tensors[ir_->inputs.at(name)].data = const_cast<std::byte*>(bytes.data());
+    for (const auto& [name, tensor] : inputs) {
+      tensors[ir_->inputs.at(name)].data = backend::hostBytes(tensor).data();
     }
-    for (const auto& [name, bytes] : outputs) tensors[ir_->outputs.at(name)].data = bytes.data();
-
-    std::vector<HostBuffer> intermediates(operands.size());
-    std::vector<backend::GaugeCharge> charges(operands.size());
+    for (const auto& [name, tensor] : outputs) {
+      tensors[ir_->outputs.at(name)].data = backend::hostBytes(tensor).data();
+    }
     for (size_t i = 0; i < ir_->operations.size(); ++i) {
       const auto& operation = ir_->operations[i];
-      for (uint32_t output : operation.outputs) {
-        if (tensors[output].data) continue;  // a graph output, bound to the caller's tensor
+      for (graph::OperandId output : operation.outputs) {
         const uint64_t bytes = operands[output]->descriptor.byteLength();
-        intermediates[output] = HostBuffer(bytes);
-        std::memset(intermediates[output].data(), 0, bytes);
-        charges[output] = backend::GaugeCharge(memory_->activations, bytes);
-        tensors[output].data = intermediates[output].data();
+        if (bytes > 0) std::memset(tensors[output].data, 0, bytes);
       }
       (*kernels_[i])(KernelContext(operation, tensors));
-      for (uint32_t input : operation.inputs) {
-        if (lastUse_[input] == static_cast<int64_t>(i) && intermediates[input].data()) {
-          intermediates[input] = HostBuffer();
-          charges[input] = backend::GaugeCharge();
-          tensors[input].data = nullptr;
-        }
-      }
     }
   }
 
@@ -147,8 +148,7 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
   std::shared_ptr<const graph::GraphIR> ir_;
   std::shared_ptr<backend::MemoryAccount> memory_;
   std::vector<const Kernel*> kernels_;
-  std::vector<int64_t> lastUse_;
-  std::vector<bool> isOutput_;
+  graph::ArenaPlan plan_;
   std::vector<std::unique_ptr<ReferenceConstantSlot>> slots_;
   backend::GaugeCharge constantCharge_;
 };
@@ -158,15 +158,13 @@ class ReferenceBackend final : public backend::Backend {
   std::string_view name() const override { return "reference"; }
 
   MLOpSupportLimits opSupportLimits() const override {
-    MLOpSupportLimits limits;
-    limits.maxTensorByteLength = std::numeric_limits<int64_t>::max();
-    limits.input = graph::anyRank(graph::types::kAll);
-    limits.constant = graph::anyRank(graph::types::kAll);
-    limits.output = graph::anyRank(graph::types::kAll);
-    for (const auto& [op, operands] : graph::allOpLimits()) {
-      if (findKernel(op)) limits.ops[op] = operands;
+    const KernelTable& kernels = referenceKernels();
+    graph::OpLimitsTable table = graph::specOpLimits();
+    table.backendName = "reference";
+    for (graph::OpType type : graph::allOpTypes()) {
+      if (!kernels.find(type)) table.erase(type);
     }
-    return limits;
+    return graph::toSupportLimits(table);
   }
 
   std::unique_ptr<backend::CompiledGraph> compile(
@@ -174,10 +172,18 @@ class ReferenceBackend final : public backend::Backend {
       std::shared_ptr<backend::MemoryAccount> memory) override {
     return std::make_unique<ReferenceCompiledGraph>(std::move(ir), std::move(memory));
   }
+
+  std::unique_ptr<backend::BackendTensor> createTensor(
+      const MLTensorDescriptor& descriptor,
+      std::shared_ptr<backend::MemoryAccount> memory) override {
+    return std::make_unique<backend::HostTensor>(descriptor, std::move(memory));
+  }
 };
 
-[[maybe_unused]] const bool registered = backend::registerBackend(
-    "reference", 0, [] { return std::make_unique<ReferenceBackend>(); });
-
 }  // namespace
+
+std::unique_ptr<backend::Backend> createReferenceBackend() {
+  return std::make_unique<ReferenceBackend>();
+}
+
 }  // namespace webnn::reference

@@ -3,31 +3,32 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateCast(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateCast(const OpCall& call, const MLOperandDescriptor& input,
                                  MLOperandDataType dataType) {
-  checkOperandLimits("cast", label, "input", input);
+  checkOperandLimits(call, "input", input);
   MLOperandDescriptor output{dataType, input.shape};
-  checkOperandLimits("cast", label, "output", output);
+  checkOperandLimits(call, "output", output);
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered =
-    registerOpLimits("cast", {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
-}  // namespace
+void registerCastLimits(OpLimitsTable& table) {
+  table.set(OpType::Cast, {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::cast(const MLOperand& input, MLOperandDataType type,
                                const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "cast", options.label, {&input});
-  auto output = graph::validateCast(options.label, input.descriptor(), type);
-  return state.addOperation("cast", options.label, {input}, graph::CastAttributes{type}, output);
+  graph::OpBuilder op(*this, graph::OpType::Cast, options.label, {&input});
+  auto output = graph::validateCast(op.call(), input.descriptor(), type);
+  return op.record({input}, graph::CastAttributes{type}, output);
 }
 
 }  // namespace webnn

@@ -3,16 +3,13 @@
 
 #include <string_view>
 
+#include "graph/attributes.h"
+#include "graph/op_limits.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
-// The attributes "cast" records.
-struct CastAttributes {
-  MLOperandDataType dataType = MLOperandDataType::Float32;
-};
-
-MLOperandDescriptor validateCast(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateCast(const OpCall& call, const MLOperandDescriptor& input,
                                  MLOperandDataType dataType);
 
 }  // namespace webnn::graph

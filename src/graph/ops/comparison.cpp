@@ -4,16 +4,18 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateComparison(std::string_view type, std::string_view label,
-                                       const MLOperandDescriptor& a, const MLOperandDescriptor& b) {
-  checkOperandLimits(type, label, "a", a);
-  checkOperandLimits(type, label, "b", b);
+MLOperandDescriptor validateComparison(const OpCall& call, const MLOperandDescriptor& a,
+                                       const MLOperandDescriptor& b) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "a", a);
+  checkOperandLimits(call, "b", b);
   checkSameDataType(type, label, "a", a, "b", b);
   auto shape = broadcastShapes(a.shape, b.shape);
   if (!shape) {
@@ -24,78 +26,77 @@ MLOperandDescriptor validateComparison(std::string_view type, std::string_view l
   return {MLOperandDataType::Uint8, *shape};
 }
 
-MLOperandDescriptor validateLogicalNot(std::string_view label, const MLOperandDescriptor& a) {
-  checkOperandLimits("logicalNot", label, "a", a);
+MLOperandDescriptor validateLogicalNot(const OpCall& call, const MLOperandDescriptor& a) {
+  checkOperandLimits(call, "a", a);
   return {MLOperandDataType::Uint8, a.shape};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  for (const char* type :
-       {"equal", "notEqual", "greater", "greaterOrEqual", "lesser", "lesserOrEqual"}) {
-    registerOpLimits(type, {{"a", anyRank(types::kAll)},
-                            {"b", anyRank(types::kAll)},
-                            {"output", anyRank(types::kUint8)}});
+void registerComparisonLimits(OpLimitsTable& table) {
+  for (OpType type : {OpType::Equal, OpType::NotEqual, OpType::Greater, OpType::GreaterOrEqual,
+                      OpType::Lesser, OpType::LesserOrEqual}) {
+    table.set(type, {{"a", anyRank(types::kAll)},
+                     {"b", anyRank(types::kAll)},
+                     {"output", anyRank(types::kUint8)}});
   }
-  for (const char* type : {"logicalAnd", "logicalOr", "logicalXor"}) {
-    registerOpLimits(type, {{"a", anyRank(types::kUint8)},
-                            {"b", anyRank(types::kUint8)},
-                            {"output", anyRank(types::kUint8)}});
+  for (OpType type : {OpType::LogicalAnd, OpType::LogicalOr, OpType::LogicalXor}) {
+    table.set(type, {{"a", anyRank(types::kUint8)},
+                     {"b", anyRank(types::kUint8)},
+                     {"output", anyRank(types::kUint8)}});
   }
-  registerOpLimits("logicalNot",
-                   {{"a", anyRank(types::kUint8)}, {"output", anyRank(types::kUint8)}});
-  return true;
-}();
+  table.set(OpType::LogicalNot,
+            {{"a", anyRank(types::kUint8)}, {"output", anyRank(types::kUint8)}});
+}
 
-MLOperand compare(MLGraphBuilder& builder, std::string_view type, const MLOperand& a,
-                  const MLOperand& b, const MLOperatorOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&a, &b});
-  auto output = validateComparison(type, options.label, a.descriptor(), b.descriptor());
-  return state.addOperation(std::string(type), options.label, {a, b}, {}, output);
+namespace {
+MLOperand compare(MLGraphBuilder& builder, OpType type, const MLOperand& a, const MLOperand& b,
+                  const MLOperatorOptions& options) {
+  OpBuilder op(builder, type, options.label, {&a, &b});
+  auto output = validateComparison(op.call(), a.descriptor(), b.descriptor());
+  return op.record({a, b}, {}, output);
 }
 }  // namespace
 }  // namespace graph
 
 MLOperand MLGraphBuilder::equal(const MLOperand& a, const MLOperand& b,
                                 const MLOperatorOptions& o) {
-  return graph::compare(*this, "equal", a, b, o);
+  return graph::compare(*this, graph::OpType::Equal, a, b, o);
 }
 MLOperand MLGraphBuilder::notEqual(const MLOperand& a, const MLOperand& b,
                                    const MLOperatorOptions& o) {
-  return graph::compare(*this, "notEqual", a, b, o);
+  return graph::compare(*this, graph::OpType::NotEqual, a, b, o);
 }
 MLOperand MLGraphBuilder::greater(const MLOperand& a, const MLOperand& b,
                                   const MLOperatorOptions& o) {
-  return graph::compare(*this, "greater", a, b, o);
+  return graph::compare(*this, graph::OpType::Greater, a, b, o);
 }
 MLOperand MLGraphBuilder::greaterOrEqual(const MLOperand& a, const MLOperand& b,
                                          const MLOperatorOptions& o) {
-  return graph::compare(*this, "greaterOrEqual", a, b, o);
+  return graph::compare(*this, graph::OpType::GreaterOrEqual, a, b, o);
 }
 MLOperand MLGraphBuilder::lesser(const MLOperand& a, const MLOperand& b,
                                  const MLOperatorOptions& o) {
-  return graph::compare(*this, "lesser", a, b, o);
+  return graph::compare(*this, graph::OpType::Lesser, a, b, o);
 }
 MLOperand MLGraphBuilder::lesserOrEqual(const MLOperand& a, const MLOperand& b,
                                         const MLOperatorOptions& o) {
-  return graph::compare(*this, "lesserOrEqual", a, b, o);
+  return graph::compare(*this, graph::OpType::LesserOrEqual, a, b, o);
 }
 MLOperand MLGraphBuilder::logicalAnd(const MLOperand& a, const MLOperand& b,
                                      const MLOperatorOptions& o) {
-  return graph::compare(*this, "logicalAnd", a, b, o);
+  return graph::compare(*this, graph::OpType::LogicalAnd, a, b, o);
 }
 MLOperand MLGraphBuilder::logicalOr(const MLOperand& a, const MLOperand& b,
                                     const MLOperatorOptions& o) {
-  return graph::compare(*this, "logicalOr", a, b, o);
+  return graph::compare(*this, graph::OpType::LogicalOr, a, b, o);
 }
 MLOperand MLGraphBuilder::logicalXor(const MLOperand& a, const MLOperand& b,
                                      const MLOperatorOptions& o) {
-  return graph::compare(*this, "logicalXor", a, b, o);
+  return graph::compare(*this, graph::OpType::LogicalXor, a, b, o);
 }
 MLOperand MLGraphBuilder::logicalNot(const MLOperand& a, const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "logicalNot", options.label, {&a});
-  auto output = graph::validateLogicalNot(options.label, a.descriptor());
-  return state.addOperation("logicalNot", options.label, {a}, {}, output);
+  graph::OpBuilder op(*this, graph::OpType::LogicalNot, options.label, {&a});
+  auto output = graph::validateLogicalNot(op.call(), a.descriptor());
+  return op.record({a}, {}, output);
 }
 
 }  // namespace webnn

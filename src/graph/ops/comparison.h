@@ -4,15 +4,16 @@
 
 #include <string_view>
 
+#include "graph/op_limits.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
 // The binary ones: a and b of the same data type (uint8 for the logical ops, per the op's limits),
 // bidirectionally broadcast; output uint8 of the broadcast shape.
-MLOperandDescriptor validateComparison(std::string_view type, std::string_view label,
-                                       const MLOperandDescriptor& a, const MLOperandDescriptor& b);
+MLOperandDescriptor validateComparison(const OpCall& call, const MLOperandDescriptor& a,
+                                       const MLOperandDescriptor& b);
 // logicalNot: a is uint8; output uint8 of a's shape.
-MLOperandDescriptor validateLogicalNot(std::string_view label, const MLOperandDescriptor& a);
+MLOperandDescriptor validateLogicalNot(const OpCall& call, const MLOperandDescriptor& a);
 
 }  // namespace webnn::graph

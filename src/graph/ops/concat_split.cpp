@@ -1,6 +1,7 @@
 // concat and split: validation, limits and builder methods.
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/shape_ops.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -8,12 +9,12 @@
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateConcat(std::string_view label,
+MLOperandDescriptor validateConcat(const OpCall& call,
                                    const std::vector<MLOperandDescriptor>& inputs, uint32_t axis) {
-  constexpr std::string_view type = "concat";
+  const std::string_view type = call.name(), label = call.label;
   if (inputs.empty()) fail(type, label, "inputs must not be empty");
   const MLOperandDescriptor& first = inputs.front();
-  for (const auto& input : inputs) checkOperandLimits(type, label, "inputs", input);
+  for (const auto& input : inputs) checkOperandLimits(call, "inputs", input);
   const size_t rank = first.shape.size();
   if (axis >= rank) {
     fail(type, label,
@@ -41,13 +42,13 @@ MLOperandDescriptor validateConcat(std::string_view label,
   }
   MLOperandDescriptor output = first;
   output.shape[axis] = checkedDimension(type, label, axisSize);
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-std::vector<uint32_t> splitSizes(std::string_view label, const MLOperandDescriptor& input,
+std::vector<uint32_t> splitSizes(const OpCall& call, const MLOperandDescriptor& input,
                                  uint32_t splits, uint32_t axis) {
-  constexpr std::string_view type = "split";
+  const std::string_view type = call.name(), label = call.label;
   const size_t rank = input.shape.size();
   if (axis >= rank) {
     fail(type, label,
@@ -62,11 +63,10 @@ std::vector<uint32_t> splitSizes(std::string_view label, const MLOperandDescript
   return std::vector<uint32_t>(splits, input.shape[axis] / splits);
 }
 
-std::vector<MLOperandDescriptor> validateSplit(std::string_view label,
-                                               const MLOperandDescriptor& input,
+std::vector<MLOperandDescriptor> validateSplit(const OpCall& call, const MLOperandDescriptor& input,
                                                const std::vector<uint32_t>& sizes, uint32_t axis) {
-  constexpr std::string_view type = "split";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   if (axis >= rank) {
     fail(type, label,
@@ -91,44 +91,43 @@ std::vector<MLOperandDescriptor> validateSplit(std::string_view label,
   return outputs;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  registerOpLimits("concat", {{"inputs", rank(types::kAll, 1, kMaxRank)},
-                              {"output", rank(types::kAll, 1, kMaxRank)}});
-  registerOpLimits("split", {{"input", rank(types::kAll, 1, kMaxRank)},
-                             {"outputs", rank(types::kAll, 1, kMaxRank)}});
-  return true;
-}();
+void registerConcatSplitLimits(OpLimitsTable& table) {
+  table.set(OpType::Concat, {{"inputs", rank(types::kAll, 1, kMaxRank)},
+                             {"output", rank(types::kAll, 1, kMaxRank)}});
+  table.set(OpType::Split, {{"input", rank(types::kAll, 1, kMaxRank)},
+                            {"outputs", rank(types::kAll, 1, kMaxRank)}});
+}
 
+namespace {
 std::vector<MLOperand> split(MLGraphBuilder& builder, const MLOperand& input,
                              const std::vector<uint32_t>* sizes, uint32_t count,
                              const MLSplitOptions& options) {
-  auto& state = beginOp(builder, "split", options.label, {&input});
-  checkOperandLimits("split", options.label, "input", input.descriptor());
+  OpBuilder op(builder, OpType::Split, options.label, {&input});
+  checkOperandLimits(op.call(), "input", input.descriptor());
   SplitAttributes attributes{
       options.axis,
-      sizes ? *sizes : splitSizes(options.label, input.descriptor(), count, options.axis)};
-  auto outputs = validateSplit(options.label, input.descriptor(), attributes.sizes, options.axis);
-  return state.addOperation("split", options.label, {input}, attributes, outputs);
+      sizes ? *sizes : splitSizes(op.call(), input.descriptor(), count, options.axis)};
+  auto outputs = validateSplit(op.call(), input.descriptor(), attributes.sizes, options.axis);
+  return op.record({input}, std::move(attributes), outputs);
 }
 }  // namespace
 }  // namespace graph
 
 MLOperand MLGraphBuilder::concat(const std::vector<MLOperand>& inputs, uint32_t axis,
                                  const MLOperatorOptions& options) {
-  auto& state =
-      graph::beginOp(*this, "concat", options.label, std::initializer_list<const MLOperand*>{});
-  const std::string name = graph::opName("concat", options.label);
+  // The inputs are a sequence: checked here, one by one, after the builder.
+  graph::OpBuilder op(*this, graph::OpType::Concat, options.label,
+                      std::initializer_list<const MLOperand*>{});
+  const std::string name = graph::opName(op.call().name(), options.label);
   std::vector<MLOperandDescriptor> descriptors;
   std::vector<std::optional<MLOperand>> operands;
   for (const auto& input : inputs) {
-    state.checkOperand(input, name);
+    state().checkOperand(input, name);
     descriptors.push_back(input.descriptor());
     operands.emplace_back(input);
   }
-  auto output = graph::validateConcat(options.label, descriptors, axis);
-  return state.addOperation("concat", options.label, operands, graph::ConcatAttributes{axis},
-                            output);
+  auto output = graph::validateConcat(op.call(), descriptors, axis);
+  return op.record(operands, graph::ConcatAttributes{axis}, output);
 }
 
 std::vector<MLOperand> MLGraphBuilder::split(const MLOperand& input, uint32_t splits,

@@ -6,6 +6,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -24,7 +25,8 @@ std::vector<uint32_t> resolveWindowOption(std::string_view type, std::string_vie
   }
   if (positive) {
     for (uint32_t value : values) {
-      if (value == 0) fail(type, label, std::string(name) + " must be >= 1, got " + shapeToString(values));
+      if (value == 0)
+        fail(type, label, std::string(name) + " must be >= 1, got " + shapeToString(values));
     }
   }
   return values;
@@ -55,10 +57,14 @@ std::vector<uint32_t> makeShape(MLInputOperandLayout layout, uint32_t batches, u
 Conv2dFilterShape conv2dFilterShapeOf(const std::vector<uint32_t>& s,
                                       MLConv2dFilterOperandLayout layout) {
   switch (layout) {
-    case MLConv2dFilterOperandLayout::Oihw: return {s[0], s[1], s[2], s[3]};
-    case MLConv2dFilterOperandLayout::Hwio: return {s[3], s[2], s[0], s[1]};
-    case MLConv2dFilterOperandLayout::Ohwi: return {s[0], s[3], s[1], s[2]};
-    case MLConv2dFilterOperandLayout::Ihwo: return {s[3], s[0], s[1], s[2]};
+    case MLConv2dFilterOperandLayout::Oihw:
+      return {s[0], s[1], s[2], s[3]};
+    case MLConv2dFilterOperandLayout::Hwio:
+      return {s[3], s[2], s[0], s[1]};
+    case MLConv2dFilterOperandLayout::Ohwi:
+      return {s[0], s[3], s[1], s[2]};
+    case MLConv2dFilterOperandLayout::Ihwo:
+      return {s[3], s[0], s[1], s[2]};
   }
   return {s[0], s[1], s[2], s[3]};
 }
@@ -78,14 +84,15 @@ uint32_t convOutputSize(std::string_view type, std::string_view label, const cha
 }
 }  // namespace
 
-MLOperandDescriptor validateConv2d(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateConv2d(const OpCall& call, const MLOperandDescriptor& input,
                                    const MLOperandDescriptor& filter,
                                    const std::optional<MLOperandDescriptor>& bias,
-                                   MLConv2dOptions& options) {
-  constexpr std::string_view type = "conv2d";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "filter", filter);
+                                   const MLConv2dOptions& requested, Conv2dAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "filter", filter);
   checkSameDataType(type, label, "input", input, "filter", filter);
+  MLConv2dOptions options = requested;
   options.padding = resolveWindowOption(type, label, "padding", options.padding, 4, 0, false);
   options.strides = resolveWindowOption(type, label, "strides", options.strides, 2, 1, true);
   options.dilations = resolveWindowOption(type, label, "dilations", options.dilations, 2, 1, true);
@@ -110,12 +117,12 @@ MLOperandDescriptor validateConv2d(std::string_view label, const MLOperandDescri
              ") are not divisible by groups (" + std::to_string(options.groups) + ")");
   }
   if (bias) {
-    checkOperandLimits(type, label, "bias", *bias);
+    checkOperandLimits(call, "bias", *bias);
     checkSameDataType(type, label, "input", input, "bias", *bias);
     if (bias->shape != std::vector<uint32_t>{f.outputChannels}) {
       fail(type, label,
-           "bias must have shape [" + std::to_string(f.outputChannels) + "] (output channels), got " +
-               shapeToString(bias->shape));
+           "bias must have shape [" + std::to_string(f.outputChannels) +
+               "] (output channels), got " + shapeToString(bias->shape));
     }
   }
   const uint64_t effectiveHeight = effectiveWindowSize(type, label, f.height, options.dilations[0]);
@@ -129,31 +136,36 @@ MLOperandDescriptor validateConv2d(std::string_view label, const MLOperandDescri
   MLOperandDescriptor output{
       input.dataType,
       makeShape(options.inputLayout, in.batches, f.outputChannels, outputHeight, outputWidth)};
-  checkOperandLimits(type, label, "output", output);
+  checkOperandLimits(call, "output", output);
+  attributes.padding = toArray<4>(options.padding);
+  attributes.strides = toArray<2>(options.strides);
+  attributes.dilations = toArray<2>(options.dilations);
+  attributes.groups = options.groups;
+  attributes.inputLayout = options.inputLayout;
+  attributes.filterLayout = options.filterLayout;
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered =
-    registerOpLimits("conv2d", {{"input", rank(types::kFloat, 4, 4)},
-                                {"filter", rank(types::kFloat, 4, 4)},
-                                {"bias", rank(types::kFloat, 1, 1)},
-                                {"output", rank(types::kFloat, 4, 4)}});
-}  // namespace
+void registerConv2dLimits(OpLimitsTable& table) {
+  table.set(OpType::Conv2d, {{"input", rank(types::kFloat, 4, 4)},
+                             {"filter", rank(types::kFloat, 4, 4)},
+                             {"bias", rank(types::kFloat, 1, 1)},
+                             {"output", rank(types::kFloat, 4, 4)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::conv2d(const MLOperand& input, const MLOperand& filter,
                                  const MLConv2dOptions& options) {
-  const std::optional<MLOperand> inputOperand(input), filterOperand(filter);
-  auto& state =
-      graph::beginOp(*this, "conv2d", options.label, {&inputOperand, &filterOperand, &options.bias});
-  MLConv2dOptions resolved = options;
+  graph::OpBuilder op(*this, graph::OpType::Conv2d, options.label, {&input, &filter},
+                      {&options.bias});
   std::optional<MLOperandDescriptor> bias;
   if (options.bias) bias = options.bias->descriptor();
-  auto output =
-      graph::validateConv2d(options.label, input.descriptor(), filter.descriptor(), bias, resolved);
-  return state.addOperation("conv2d", options.label, {input, filter, options.bias}, resolved,
-                            output);
+  graph::Conv2dAttributes attributes;
+  auto output = graph::validateConv2d(op.call(), input.descriptor(), filter.descriptor(), bias,
+                                      options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  return op.record({input, filter, options.bias}, attributes, output);
 }
 
 }  // namespace webnn

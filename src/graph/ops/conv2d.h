@@ -2,11 +2,14 @@
 // (convTranspose2d, the pools) share: resolving padding/strides/dilations and layouts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "graph/attributes.h"
+#include "graph/op_limits.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
@@ -38,11 +41,20 @@ struct Conv2dFilterShape {
 Conv2dFilterShape conv2dFilterShapeOf(const std::vector<uint32_t>& shape,
                                       MLConv2dFilterOperandLayout layout);
 
-// Validates conv2d and resolves `options` in place (padding, strides and dilations filled).
-// `bias` is the bias descriptor when options.bias is given.
-MLOperandDescriptor validateConv2d(std::string_view label, const MLOperandDescriptor& input,
+// The first N values of `values` (which validation has sized) as an array.
+template <size_t N>
+std::array<uint32_t, N> toArray(const std::vector<uint32_t>& values) {
+  std::array<uint32_t, N> result{};
+  for (size_t i = 0; i < N && i < values.size(); ++i) result[i] = values[i];
+  return result;
+}
+
+// Validates conv2d and fills `attributes` with the resolved options (padding, strides and
+// dilations; bias is left for the caller, who knows its id). `bias` is the bias descriptor when
+// options.bias is given.
+MLOperandDescriptor validateConv2d(const OpCall& call, const MLOperandDescriptor& input,
                                    const MLOperandDescriptor& filter,
                                    const std::optional<MLOperandDescriptor>& bias,
-                                   MLConv2dOptions& options);
+                                   const MLConv2dOptions& options, Conv2dAttributes& attributes);
 
 }  // namespace webnn::graph

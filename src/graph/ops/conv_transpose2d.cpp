@@ -5,6 +5,7 @@
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
 #include "graph/ops/conv2d.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -14,9 +15,12 @@ namespace graph {
 ConvTranspose2dFilterShape convTranspose2dFilterShapeOf(
     const std::vector<uint32_t>& s, MLConvTranspose2dFilterOperandLayout layout) {
   switch (layout) {
-    case MLConvTranspose2dFilterOperandLayout::Iohw: return {s[0], s[1], s[2], s[3]};
-    case MLConvTranspose2dFilterOperandLayout::Hwoi: return {s[3], s[2], s[0], s[1]};
-    case MLConvTranspose2dFilterOperandLayout::Ohwi: return {s[3], s[0], s[1], s[2]};
+    case MLConvTranspose2dFilterOperandLayout::Iohw:
+      return {s[0], s[1], s[2], s[3]};
+    case MLConvTranspose2dFilterOperandLayout::Hwoi:
+      return {s[3], s[2], s[0], s[1]};
+    case MLConvTranspose2dFilterOperandLayout::Ohwi:
+      return {s[3], s[0], s[1], s[2]};
   }
   return {s[0], s[1], s[2], s[3]};
 }
@@ -37,15 +41,16 @@ uint64_t transposedSize(std::string_view type, std::string_view label, const cha
 }
 }  // namespace
 
-MLOperandDescriptor validateConvTranspose2d(std::string_view label,
-                                            const MLOperandDescriptor& input,
+MLOperandDescriptor validateConvTranspose2d(const OpCall& call, const MLOperandDescriptor& input,
                                             const MLOperandDescriptor& filter,
                                             const std::optional<MLOperandDescriptor>& bias,
-                                            MLConvTranspose2dOptions& options) {
-  constexpr std::string_view type = "convTranspose2d";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "filter", filter);
+                                            const MLConvTranspose2dOptions& requested,
+                                            ConvTranspose2dAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "filter", filter);
   checkSameDataType(type, label, "input", input, "filter", filter);
+  MLConvTranspose2dOptions options = requested;
   options.padding = resolveWindowOption(type, label, "padding", options.padding, 4, 0, false);
   options.strides = resolveWindowOption(type, label, "strides", options.strides, 2, 1, true);
   options.dilations = resolveWindowOption(type, label, "dilations", options.dilations, 2, 1, true);
@@ -74,10 +79,10 @@ MLOperandDescriptor validateConvTranspose2d(std::string_view label,
          "the input channels (" + std::to_string(in.channels) + ") are not divisible by groups (" +
              std::to_string(options.groups) + ")");
   }
-  const uint32_t outputChannels =
-      checkedDimension(type, label, static_cast<uint64_t>(f.outputChannelsPerGroup) * options.groups);
+  const uint32_t outputChannels = checkedDimension(
+      type, label, static_cast<uint64_t>(f.outputChannelsPerGroup) * options.groups);
   if (bias) {
-    checkOperandLimits(type, label, "bias", *bias);
+    checkOperandLimits(call, "bias", *bias);
     checkSameDataType(type, label, "input", input, "bias", *bias);
     if (bias->shape != std::vector<uint32_t>{outputChannels}) {
       fail(type, label,
@@ -87,8 +92,9 @@ MLOperandDescriptor validateConvTranspose2d(std::string_view label,
   }
   const uint64_t effectiveHeight = effectiveWindowSize(type, label, f.height, options.dilations[0]);
   const uint64_t effectiveWidth = effectiveWindowSize(type, label, f.width, options.dilations[1]);
-  const uint64_t height = transposedSize(type, label, "height", in.height, effectiveHeight,
-                                         options.padding[0], options.padding[1], options.strides[0]);
+  const uint64_t height =
+      transposedSize(type, label, "height", in.height, effectiveHeight, options.padding[0],
+                     options.padding[1], options.strides[0]);
   const uint64_t width = transposedSize(type, label, "width", in.width, effectiveWidth,
                                         options.padding[2], options.padding[3], options.strides[1]);
   const uint64_t calculated[2] = {height, width};
@@ -107,38 +113,45 @@ MLOperandDescriptor validateConvTranspose2d(std::string_view label,
       options.outputPadding[i] = static_cast<uint32_t>(sizes[i] - calculated[i]);
     }
   } else {
-    options.outputSizes = std::vector<uint32_t>{
-        checkedDimension(type, label, height + options.outputPadding[0]),
-        checkedDimension(type, label, width + options.outputPadding[1])};
+    options.outputSizes =
+        std::vector<uint32_t>{checkedDimension(type, label, height + options.outputPadding[0]),
+                              checkedDimension(type, label, width + options.outputPadding[1])};
   }
   MLOperandDescriptor output{input.dataType,
                              makeShape(options.inputLayout, in.batches, outputChannels,
                                        (*options.outputSizes)[0], (*options.outputSizes)[1])};
-  checkOperandLimits(type, label, "output", output);
+  checkOperandLimits(call, "output", output);
+  attributes.padding = toArray<4>(options.padding);
+  attributes.strides = toArray<2>(options.strides);
+  attributes.dilations = toArray<2>(options.dilations);
+  attributes.outputPadding = toArray<2>(options.outputPadding);
+  attributes.outputSizes = toArray<2>(*options.outputSizes);
+  attributes.groups = options.groups;
+  attributes.inputLayout = options.inputLayout;
+  attributes.filterLayout = options.filterLayout;
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered =
-    registerOpLimits("convTranspose2d", {{"input", rank(types::kFloat, 4, 4)},
-                                         {"filter", rank(types::kFloat, 4, 4)},
-                                         {"bias", rank(types::kFloat, 1, 1)},
-                                         {"output", rank(types::kFloat, 4, 4)}});
-}  // namespace
+void registerConvTranspose2dLimits(OpLimitsTable& table) {
+  table.set(OpType::ConvTranspose2d, {{"input", rank(types::kFloat, 4, 4)},
+                                      {"filter", rank(types::kFloat, 4, 4)},
+                                      {"bias", rank(types::kFloat, 1, 1)},
+                                      {"output", rank(types::kFloat, 4, 4)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::convTranspose2d(const MLOperand& input, const MLOperand& filter,
                                           const MLConvTranspose2dOptions& options) {
-  const std::optional<MLOperand> inputOperand(input), filterOperand(filter);
-  auto& state = graph::beginOp(*this, "convTranspose2d", options.label,
-                               {&inputOperand, &filterOperand, &options.bias});
-  MLConvTranspose2dOptions resolved = options;
+  graph::OpBuilder op(*this, graph::OpType::ConvTranspose2d, options.label, {&input, &filter},
+                      {&options.bias});
   std::optional<MLOperandDescriptor> bias;
   if (options.bias) bias = options.bias->descriptor();
-  auto output = graph::validateConvTranspose2d(options.label, input.descriptor(),
-                                               filter.descriptor(), bias, resolved);
-  return state.addOperation("convTranspose2d", options.label, {input, filter, options.bias},
-                            resolved, output);
+  graph::ConvTranspose2dAttributes attributes;
+  auto output = graph::validateConvTranspose2d(op.call(), input.descriptor(), filter.descriptor(),
+                                               bias, options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  return op.record({input, filter, options.bias}, attributes, output);
 }
 
 }  // namespace webnn

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/attributes.h"
+#include "graph/op_limits.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
@@ -18,13 +20,14 @@ struct ConvTranspose2dFilterShape {
 ConvTranspose2dFilterShape convTranspose2dFilterShapeOf(
     const std::vector<uint32_t>& shape, MLConvTranspose2dFilterOperandLayout layout);
 
-// Validates convTranspose2d and resolves `options` in place: padding, strides, dilations filled;
-// outputSizes filled with the output's spatial size; outputPadding set to the rows/columns the
-// output has past the last input contribution (derived from outputSizes when given).
-MLOperandDescriptor validateConvTranspose2d(std::string_view label,
-                                            const MLOperandDescriptor& input,
+// Validates convTranspose2d and fills `attributes` with the resolved options: padding, strides,
+// dilations; outputSizes, the output's spatial size; outputPadding, the rows/columns the output
+// has past the last input contribution (derived from outputSizes when given). bias is left for
+// the caller, who knows its id.
+MLOperandDescriptor validateConvTranspose2d(const OpCall& call, const MLOperandDescriptor& input,
                                             const MLOperandDescriptor& filter,
                                             const std::optional<MLOperandDescriptor>& bias,
-                                            MLConvTranspose2dOptions& options);
+                                            const MLConvTranspose2dOptions& options,
+                                            ConvTranspose2dAttributes& attributes);
 
 }  // namespace webnn::graph

@@ -1,6 +1,7 @@
 // add, sub, mul, div, max, min, pow: same data type, bidirectional broadcasting.
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/validators.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -8,11 +9,11 @@
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateElementwiseBinary(std::string_view type, std::string_view label,
-                                              const MLOperandDescriptor& a,
+MLOperandDescriptor validateElementwiseBinary(const OpCall& call, const MLOperandDescriptor& a,
                                               const MLOperandDescriptor& b) {
-  checkOperandLimits(type, label, "a", a);
-  checkOperandLimits(type, label, "b", b);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "a", a);
+  checkOperandLimits(call, "b", b);
   checkSameDataType(type, label, "a", a, "b", b);
   auto shape = broadcastShapes(a.shape, b.shape);
   if (!shape) {
@@ -23,45 +24,45 @@ MLOperandDescriptor validateElementwiseBinary(std::string_view type, std::string
   return {a.dataType, *shape};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  for (const char* type : {"add", "sub", "mul", "div", "max", "min", "pow"}) {
-    registerOpLimits(type, {{"a", anyRank(types::kNumeric)},
-                            {"b", anyRank(types::kNumeric)},
-                            {"output", anyRank(types::kNumeric)}});
+void registerElementwiseBinaryLimits(OpLimitsTable& table) {
+  for (OpType type : {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min,
+                      OpType::Pow}) {
+    table.set(type, {{"a", anyRank(types::kNumeric)},
+                     {"b", anyRank(types::kNumeric)},
+                     {"output", anyRank(types::kNumeric)}});
   }
-  return true;
-}();
+}
 
-MLOperand binary(MLGraphBuilder& builder, std::string_view type, const MLOperand& a,
-                 const MLOperand& b, const MLOperatorOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&a, &b});
-  auto output = validateElementwiseBinary(type, options.label, a.descriptor(), b.descriptor());
-  return state.addOperation(std::string(type), options.label, {a, b}, {}, output);
+namespace {
+MLOperand binary(MLGraphBuilder& builder, OpType type, const MLOperand& a, const MLOperand& b,
+                 const MLOperatorOptions& options) {
+  OpBuilder op(builder, type, options.label, {&a, &b});
+  auto output = validateElementwiseBinary(op.call(), a.descriptor(), b.descriptor());
+  return op.record({a, b}, {}, output);
 }
 }  // namespace
 }  // namespace graph
 
 MLOperand MLGraphBuilder::add(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "add", a, b, o);
+  return graph::binary(*this, graph::OpType::Add, a, b, o);
 }
 MLOperand MLGraphBuilder::sub(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "sub", a, b, o);
+  return graph::binary(*this, graph::OpType::Sub, a, b, o);
 }
 MLOperand MLGraphBuilder::mul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "mul", a, b, o);
+  return graph::binary(*this, graph::OpType::Mul, a, b, o);
 }
 MLOperand MLGraphBuilder::div(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "div", a, b, o);
+  return graph::binary(*this, graph::OpType::Div, a, b, o);
 }
 MLOperand MLGraphBuilder::max(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "max", a, b, o);
+  return graph::binary(*this, graph::OpType::Max, a, b, o);
 }
 MLOperand MLGraphBuilder::min(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "min", a, b, o);
+  return graph::binary(*this, graph::OpType::Min, a, b, o);
 }
 MLOperand MLGraphBuilder::pow(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) {
-  return graph::binary(*this, "pow", a, b, o);
+  return graph::binary(*this, graph::OpType::Pow, a, b, o);
 }
 
 }  // namespace webnn

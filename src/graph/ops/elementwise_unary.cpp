@@ -4,6 +4,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/validators.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -11,79 +12,78 @@
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateElementwiseUnary(std::string_view type, std::string_view label,
-                                             const MLOperandDescriptor& input) {
-  checkOperandLimits(type, label, "input", input);
+MLOperandDescriptor validateElementwiseUnary(const OpCall& call, const MLOperandDescriptor& input) {
+  checkOperandLimits(call, "input", input);
   return input;
 }
 
-MLOperandDescriptor validateElementwisePredicate(std::string_view type, std::string_view label,
+MLOperandDescriptor validateElementwisePredicate(const OpCall& call,
                                                  const MLOperandDescriptor& input) {
-  checkOperandLimits(type, label, "a", input);
+  checkOperandLimits(call, "a", input);
   return {MLOperandDataType::Uint8, input.shape};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
+void registerElementwiseUnaryLimits(OpLimitsTable& table) {
   auto limits = [](const std::vector<MLOperandDataType>& types) {
     return OperandLimits{{"input", anyRank(types)}, {"output", anyRank(types)}};
   };
-  for (const char* type : {"abs", "neg", "sign"}) {
-    registerOpLimits(type, limits(types::kSignedNumeric));
+  for (OpType type : {OpType::Abs, OpType::Neg, OpType::Sign}) {
+    table.set(type, limits(types::kSignedNumeric));
   }
-  for (const char* type : {"ceil", "cos", "erf", "exp", "floor", "log", "reciprocal", "roundEven",
-                           "sin", "sqrt", "tan"}) {
-    registerOpLimits(type, limits(types::kFloat));
+  for (OpType type :
+       {OpType::Ceil, OpType::Cos, OpType::Erf, OpType::Exp, OpType::Floor, OpType::Log,
+        OpType::Reciprocal, OpType::RoundEven, OpType::Sin, OpType::Sqrt, OpType::Tan}) {
+    table.set(type, limits(types::kFloat));
   }
-  registerOpLimits("identity", limits(types::kAll));
-  for (const char* type : {"isNaN", "isInfinite"}) {
-    registerOpLimits(type, {{"a", anyRank(types::kFloat)}, {"output", anyRank(types::kUint8)}});
+  table.set(OpType::Identity, limits(types::kAll));
+  for (OpType type : {OpType::IsNaN, OpType::IsInfinite}) {
+    table.set(type, {{"a", anyRank(types::kFloat)}, {"output", anyRank(types::kUint8)}});
   }
-  return true;
-}();
-
-MLOperand unary(MLGraphBuilder& builder, std::string_view type, const MLOperand& input,
-                const MLOperatorOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&input});
-  auto output = validateElementwiseUnary(type, options.label, input.descriptor());
-  return state.addOperation(std::string(type), options.label, {input}, {}, output);
 }
 
-MLOperand predicate(MLGraphBuilder& builder, std::string_view type, const MLOperand& input,
+namespace {
+MLOperand unary(MLGraphBuilder& builder, OpType type, const MLOperand& input,
+                const MLOperatorOptions& options) {
+  OpBuilder op(builder, type, options.label, {&input});
+  auto output = validateElementwiseUnary(op.call(), input.descriptor());
+  return op.record({input}, {}, output);
+}
+
+MLOperand predicate(MLGraphBuilder& builder, OpType type, const MLOperand& input,
                     const MLOperatorOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&input});
-  auto output = validateElementwisePredicate(type, options.label, input.descriptor());
-  return state.addOperation(std::string(type), options.label, {input}, {}, output);
+  OpBuilder op(builder, type, options.label, {&input});
+  auto output = validateElementwisePredicate(op.call(), input.descriptor());
+  return op.record({input}, {}, output);
 }
 }  // namespace
 }  // namespace graph
 
-#define WEBNN_UNARY_METHOD(name)                                                             \
+#define WEBNN_UNARY_METHOD(name, type)                                                       \
   MLOperand MLGraphBuilder::name(const MLOperand& input, const MLOperatorOptions& options) { \
-    return graph::unary(*this, #name, input, options);                                       \
+    return graph::unary(*this, graph::OpType::type, input, options);                         \
   }
-WEBNN_UNARY_METHOD(abs)
-WEBNN_UNARY_METHOD(ceil)
-WEBNN_UNARY_METHOD(cos)
-WEBNN_UNARY_METHOD(erf)
-WEBNN_UNARY_METHOD(exp)
-WEBNN_UNARY_METHOD(floor)
-WEBNN_UNARY_METHOD(identity)
-WEBNN_UNARY_METHOD(log)
-WEBNN_UNARY_METHOD(neg)
-WEBNN_UNARY_METHOD(reciprocal)
-WEBNN_UNARY_METHOD(roundEven)
-WEBNN_UNARY_METHOD(sign)
-WEBNN_UNARY_METHOD(sin)
-WEBNN_UNARY_METHOD(sqrt)
-WEBNN_UNARY_METHOD(tan)
+WEBNN_UNARY_METHOD(abs, Abs)
+WEBNN_UNARY_METHOD(ceil, Ceil)
+WEBNN_UNARY_METHOD(cos, Cos)
+WEBNN_UNARY_METHOD(erf, Erf)
+WEBNN_UNARY_METHOD(exp, Exp)
+WEBNN_UNARY_METHOD(floor, Floor)
+WEBNN_UNARY_METHOD(identity, Identity)
+WEBNN_UNARY_METHOD(log, Log)
+WEBNN_UNARY_METHOD(neg, Neg)
+WEBNN_UNARY_METHOD(reciprocal, Reciprocal)
+WEBNN_UNARY_METHOD(roundEven, RoundEven)
+WEBNN_UNARY_METHOD(sign, Sign)
+WEBNN_UNARY_METHOD(sin, Sin)
+WEBNN_UNARY_METHOD(sqrt, Sqrt)
+WEBNN_UNARY_METHOD(tan, Tan)
 #undef WEBNN_UNARY_METHOD
 
 MLOperand MLGraphBuilder::isNaN(const MLOperand& input, const MLOperatorOptions& options) {
-  return graph::predicate(*this, "isNaN", input, options);
+  return graph::predicate(*this, graph::OpType::IsNaN, input, options);
 }
 MLOperand MLGraphBuilder::isInfinite(const MLOperand& input, const MLOperatorOptions& options) {
-  return graph::predicate(*this, "isInfinite", input, options);
+  return graph::predicate(*this, graph::OpType::IsInfinite, input, options);
 }
 
 }  // namespace webnn

@@ -5,13 +5,14 @@
 
 #include <string_view>
 
+#include "graph/op_limits.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
 // isNaN, isInfinite: float32/float16 input (the spec's limits name it "a"), uint8 output of the
 // input's shape.
-MLOperandDescriptor validateElementwisePredicate(std::string_view type, std::string_view label,
+MLOperandDescriptor validateElementwisePredicate(const OpCall& call,
                                                  const MLOperandDescriptor& input);
 
 }  // namespace webnn::graph

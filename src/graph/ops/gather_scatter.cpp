@@ -4,6 +4,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/shape_ops.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -57,47 +58,46 @@ std::vector<uint32_t> ndShape(std::string_view type, std::string_view label,
 
 }  // namespace
 
-MLOperandDescriptor validateGather(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateGather(const OpCall& call, const MLOperandDescriptor& input,
                                    const MLOperandDescriptor& indices, uint32_t axis) {
-  constexpr std::string_view type = "gather";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "indices", indices);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "indices", indices);
   checkAxis(type, label, axis, input.shape.size());
   MLOperandDescriptor output{input.dataType, {}};
   output.shape.assign(input.shape.begin(), input.shape.begin() + axis);
   output.shape.insert(output.shape.end(), indices.shape.begin(), indices.shape.end());
   output.shape.insert(output.shape.end(), input.shape.begin() + axis + 1, input.shape.end());
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-MLOperandDescriptor validateGatherElements(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateGatherElements(const OpCall& call, const MLOperandDescriptor& input,
                                            const MLOperandDescriptor& indices, uint32_t axis) {
-  constexpr std::string_view type = "gatherElements";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "indices", indices);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "indices", indices);
   checkElementsIndices(type, label, input, indices, axis);
   return {input.dataType, indices.shape};
 }
 
-MLOperandDescriptor validateGatherND(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateGatherND(const OpCall& call, const MLOperandDescriptor& input,
                                      const MLOperandDescriptor& indices) {
-  constexpr std::string_view type = "gatherND";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "indices", indices);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "indices", indices);
   MLOperandDescriptor output{input.dataType, ndShape(type, label, input, indices)};
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-MLOperandDescriptor validateScatterElements(std::string_view label,
-                                            const MLOperandDescriptor& input,
+MLOperandDescriptor validateScatterElements(const OpCall& call, const MLOperandDescriptor& input,
                                             const MLOperandDescriptor& indices,
                                             const MLOperandDescriptor& updates, uint32_t axis) {
-  constexpr std::string_view type = "scatterElements";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "indices", indices);
-  checkOperandLimits(type, label, "updates", updates);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "indices", indices);
+  checkOperandLimits(call, "updates", updates);
   checkSameDataType(type, label, "input", input, "updates", updates);
   checkElementsIndices(type, label, input, indices, axis);
   if (updates.shape != indices.shape) {
@@ -108,13 +108,13 @@ MLOperandDescriptor validateScatterElements(std::string_view label,
   return input;
 }
 
-MLOperandDescriptor validateScatterND(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateScatterND(const OpCall& call, const MLOperandDescriptor& input,
                                       const MLOperandDescriptor& indices,
                                       const MLOperandDescriptor& updates) {
-  constexpr std::string_view type = "scatterND";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "indices", indices);
-  checkOperandLimits(type, label, "updates", updates);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "indices", indices);
+  checkOperandLimits(call, "updates", updates);
   checkSameDataType(type, label, "input", input, "updates", updates);
   const auto expected = ndShape(type, label, input, indices);
   if (updates.shape != expected) {
@@ -125,67 +125,64 @@ MLOperandDescriptor validateScatterND(std::string_view label, const MLOperandDes
   return input;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  registerOpLimits("gather", {{"input", rank(types::kAll, 1, kMaxRank)},
-                              {"indices", anyRank(types::kIndices)},
-                              {"output", anyRank(types::kAll)}});
-  for (const char* type : {"gatherElements", "gatherND"}) {
-    registerOpLimits(type, {{"input", rank(types::kAll, 1, kMaxRank)},
-                            {"indices", rank(types::kIndices, 1, kMaxRank)},
-                            {"output", anyRank(types::kAll)}});
+void registerGatherScatterLimits(OpLimitsTable& table) {
+  table.set(OpType::Gather, {{"input", rank(types::kAll, 1, kMaxRank)},
+                             {"indices", anyRank(types::kIndices)},
+                             {"output", anyRank(types::kAll)}});
+  for (OpType type : {OpType::GatherElements, OpType::GatherND}) {
+    table.set(type, {{"input", rank(types::kAll, 1, kMaxRank)},
+                     {"indices", rank(types::kIndices, 1, kMaxRank)},
+                     {"output", anyRank(types::kAll)}});
   }
-  for (const char* type : {"scatterElements", "scatterND"}) {
-    registerOpLimits(type, {{"input", rank(types::kAll, 1, kMaxRank)},
-                            {"indices", rank(types::kIndices, 1, kMaxRank)},
-                            {"updates", anyRank(types::kAll)},
-                            {"output", rank(types::kAll, 1, kMaxRank)}});
+  for (OpType type : {OpType::ScatterElements, OpType::ScatterND}) {
+    table.set(type, {{"input", rank(types::kAll, 1, kMaxRank)},
+                     {"indices", rank(types::kIndices, 1, kMaxRank)},
+                     {"updates", anyRank(types::kAll)},
+                     {"output", rank(types::kAll, 1, kMaxRank)}});
   }
-  return true;
-}();
-}  // namespace
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::gather(const MLOperand& input, const MLOperand& indices,
                                  const MLGatherOptions& options) {
-  auto& state = graph::beginOp(*this, "gather", options.label, {&input, &indices});
+  graph::OpBuilder op(*this, graph::OpType::Gather, options.label, {&input, &indices});
   auto output =
-      graph::validateGather(options.label, input.descriptor(), indices.descriptor(), options.axis);
-  return state.addOperation("gather", options.label, {input, indices}, options, output);
+      graph::validateGather(op.call(), input.descriptor(), indices.descriptor(), options.axis);
+  return op.record({input, indices}, graph::GatherAttributes{options.axis}, output);
 }
 
 MLOperand MLGraphBuilder::gatherElements(const MLOperand& input, const MLOperand& indices,
                                          const MLGatherOptions& options) {
-  auto& state = graph::beginOp(*this, "gatherElements", options.label, {&input, &indices});
-  auto output = graph::validateGatherElements(options.label, input.descriptor(),
-                                              indices.descriptor(), options.axis);
-  return state.addOperation("gatherElements", options.label, {input, indices}, options, output);
+  graph::OpBuilder op(*this, graph::OpType::GatherElements, options.label, {&input, &indices});
+  auto output = graph::validateGatherElements(op.call(), input.descriptor(), indices.descriptor(),
+                                              options.axis);
+  return op.record({input, indices}, graph::GatherAttributes{options.axis}, output);
 }
 
 MLOperand MLGraphBuilder::gatherND(const MLOperand& input, const MLOperand& indices,
                                    const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "gatherND", options.label, {&input, &indices});
-  auto output = graph::validateGatherND(options.label, input.descriptor(), indices.descriptor());
-  return state.addOperation("gatherND", options.label, {input, indices}, {}, output);
+  graph::OpBuilder op(*this, graph::OpType::GatherND, options.label, {&input, &indices});
+  auto output = graph::validateGatherND(op.call(), input.descriptor(), indices.descriptor());
+  return op.record({input, indices}, {}, output);
 }
 
 MLOperand MLGraphBuilder::scatterElements(const MLOperand& input, const MLOperand& indices,
                                           const MLOperand& updates,
                                           const MLScatterOptions& options) {
-  auto& state =
-      graph::beginOp(*this, "scatterElements", options.label, {&input, &indices, &updates});
-  auto output = graph::validateScatterElements(
-      options.label, input.descriptor(), indices.descriptor(), updates.descriptor(), options.axis);
-  return state.addOperation("scatterElements", options.label, {input, indices, updates}, options,
-                            output);
+  graph::OpBuilder op(*this, graph::OpType::ScatterElements, options.label,
+                      {&input, &indices, &updates});
+  auto output = graph::validateScatterElements(op.call(), input.descriptor(), indices.descriptor(),
+                                               updates.descriptor(), options.axis);
+  return op.record({input, indices, updates}, graph::ScatterAttributes{options.axis}, output);
 }
 
 MLOperand MLGraphBuilder::scatterND(const MLOperand& input, const MLOperand& indices,
                                     const MLOperand& updates, const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "scatterND", options.label, {&input, &indices, &updates});
-  auto output = graph::validateScatterND(options.label, input.descriptor(), indices.descriptor(),
+  graph::OpBuilder op(*this, graph::OpType::ScatterND, options.label, {&input, &indices, &updates});
+  auto output = graph::validateScatterND(op.call(), input.descriptor(), indices.descriptor(),
                                          updates.descriptor());
-  return state.addOperation("scatterND", options.label, {input, indices, updates}, {}, output);
+  return op.record({input, indices, updates}, {}, output);
 }
 
 }  // namespace webnn

@@ -4,19 +4,20 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateGemm(std::string_view label, const MLOperandDescriptor& a,
+MLOperandDescriptor validateGemm(const OpCall& call, const MLOperandDescriptor& a,
                                  const MLOperandDescriptor& b,
                                  const std::optional<MLOperandDescriptor>& c,
-                                 const MLGemmOptions& options) {
-  constexpr std::string_view type = "gemm";
-  checkOperandLimits(type, label, "a", a);
-  checkOperandLimits(type, label, "b", b);
+                                 const MLGemmOptions& options, GemmAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "a", a);
+  checkOperandLimits(call, "b", b);
   checkSameDataType(type, label, "a", a, "b", b);
   const uint32_t m = options.aTranspose ? a.shape[1] : a.shape[0];
   const uint32_t ka = options.aTranspose ? a.shape[0] : a.shape[1];
@@ -30,7 +31,7 @@ MLOperandDescriptor validateGemm(std::string_view label, const MLOperandDescript
   }
   MLOperandDescriptor output{a.dataType, {m, n}};
   if (c) {
-    checkOperandLimits(type, label, "c", *c);
+    checkOperandLimits(call, "c", *c);
     checkSameDataType(type, label, "a", a, "c", *c);
     if (!isUnidirectionallyBroadcastable(c->shape, output.shape)) {
       fail(type, label,
@@ -38,27 +39,33 @@ MLOperandDescriptor validateGemm(std::string_view label, const MLOperandDescript
                shapeToString(output.shape));
     }
   }
-  checkOperandLimits(type, label, "output", output);
+  checkOperandLimits(call, "output", output);
+  attributes.alpha = options.alpha;
+  attributes.beta = options.beta;
+  attributes.aTranspose = options.aTranspose;
+  attributes.bTranspose = options.bTranspose;
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered =
-    registerOpLimits("gemm", {{"a", rank(types::kFloat, 2, 2)},
-                              {"b", rank(types::kFloat, 2, 2)},
-                              {"c", rank(types::kFloat, 0, 2)},
-                              {"output", rank(types::kFloat, 2, 2)}});
-}  // namespace
+void registerGemmLimits(OpLimitsTable& table) {
+  table.set(OpType::Gemm, {{"a", rank(types::kFloat, 2, 2)},
+                           {"b", rank(types::kFloat, 2, 2)},
+                           {"c", rank(types::kFloat, 0, 2)},
+                           {"output", rank(types::kFloat, 2, 2)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::gemm(const MLOperand& a, const MLOperand& b,
                                const MLGemmOptions& options) {
-  const std::optional<MLOperand> aOperand(a), bOperand(b);
-  auto& state = graph::beginOp(*this, "gemm", options.label, {&aOperand, &bOperand, &options.c});
+  graph::OpBuilder op(*this, graph::OpType::Gemm, options.label, {&a, &b}, {&options.c});
   std::optional<MLOperandDescriptor> c;
   if (options.c) c = options.c->descriptor();
-  auto output = graph::validateGemm(options.label, a.descriptor(), b.descriptor(), c, options);
-  return state.addOperation("gemm", options.label, {a, b, options.c}, options, output);
+  graph::GemmAttributes attributes;
+  auto output =
+      graph::validateGemm(op.call(), a.descriptor(), b.descriptor(), c, options, attributes);
+  attributes.c = graph::operandId(options.c);
+  return op.record({a, b, options.c}, attributes, output);
 }
 
 }  // namespace webnn

@@ -1,6 +1,7 @@
 // matmul: [..., M, K] x [..., K, N] -> [..., M, N]; batch dimensions broadcast; rank >= 2.
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/validators.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -8,11 +9,11 @@
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateMatmul(std::string_view label, const MLOperandDescriptor& a,
+MLOperandDescriptor validateMatmul(const OpCall& call, const MLOperandDescriptor& a,
                                    const MLOperandDescriptor& b) {
-  constexpr std::string_view type = "matmul";
-  checkOperandLimits(type, label, "a", a);
-  checkOperandLimits(type, label, "b", b);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "a", a);
+  checkOperandLimits(call, "b", b);
   checkSameDataType(type, label, "a", a, "b", b);
   const size_t rankA = a.shape.size();
   const size_t rankB = b.shape.size();
@@ -34,19 +35,19 @@ MLOperandDescriptor validateMatmul(std::string_view label, const MLOperandDescri
   return {a.dataType, *batch};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = registerOpLimits(
-    "matmul", {{"a", rank(types::kFloat, 2, kMaxRank)},
-               {"b", rank(types::kFloat, 2, kMaxRank)},
-               {"output", rank(types::kFloat, 2, kMaxRank)}});
-}  // namespace
+void registerMatmulLimits(OpLimitsTable& table) {
+  table.set(OpType::Matmul, {{"a", rank(types::kFloat, 2, kMaxRank)},
+                             {"b", rank(types::kFloat, 2, kMaxRank)},
+                             {"output", rank(types::kFloat, 2, kMaxRank)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::matmul(const MLOperand& a, const MLOperand& b,
                                  const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "matmul", options.label, {&a, &b});
-  auto output = graph::validateMatmul(options.label, a.descriptor(), b.descriptor());
-  return state.addOperation("matmul", options.label, {a, b}, {}, output);
+  graph::OpBuilder op(*this, graph::OpType::Matmul, options.label, {&a, &b});
+  auto output = graph::validateMatmul(op.call(), a.descriptor(), b.descriptor());
+  return op.record({a, b}, {}, output);
 }
 
 }  // namespace webnn

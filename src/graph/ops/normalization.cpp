@@ -7,6 +7,7 @@
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
 #include "graph/ops/conv2d.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -15,12 +16,12 @@ namespace graph {
 namespace {
 
 // Checks an optional per-channel operand: limits, data type and exact shape.
-void checkParameter(std::string_view type, std::string_view label, std::string_view name,
-                    const MLOperandDescriptor& input,
+void checkParameter(const OpCall& call, std::string_view name, const MLOperandDescriptor& input,
                     const std::optional<MLOperandDescriptor>& parameter,
                     const std::vector<uint32_t>& expectedShape) {
   if (!parameter) return;
-  checkOperandLimits(type, label, name, *parameter);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, name, *parameter);
   checkSameDataType(type, label, "input", input, name, *parameter);
   if (parameter->shape != expectedShape) {
     fail(type, label,
@@ -35,15 +36,15 @@ void checkEpsilon(std::string_view type, std::string_view label, double epsilon)
 
 }  // namespace
 
-MLOperandDescriptor validateBatchNormalization(std::string_view label,
-                                               const MLOperandDescriptor& input,
+MLOperandDescriptor validateBatchNormalization(const OpCall& call, const MLOperandDescriptor& input,
                                                const MLOperandDescriptor& mean,
                                                const MLOperandDescriptor& variance,
                                                const std::optional<MLOperandDescriptor>& scale,
                                                const std::optional<MLOperandDescriptor>& bias,
-                                               const MLBatchNormalizationOptions& options) {
-  constexpr std::string_view type = "batchNormalization";
-  checkOperandLimits(type, label, "input", input);
+                                               const MLBatchNormalizationOptions& options,
+                                               BatchNormalizationAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   checkEpsilon(type, label, options.epsilon);
   if (options.axis >= input.shape.size()) {
     fail(type, label,
@@ -51,67 +52,74 @@ MLOperandDescriptor validateBatchNormalization(std::string_view label,
              shapeToString(input.shape));
   }
   const std::vector<uint32_t> channels{input.shape[options.axis]};
-  checkParameter(type, label, "mean", input, mean, channels);
-  checkParameter(type, label, "variance", input, variance, channels);
-  checkParameter(type, label, "scale", input, scale, channels);
-  checkParameter(type, label, "bias", input, bias, channels);
+  checkParameter(call, "mean", input, mean, channels);
+  checkParameter(call, "variance", input, variance, channels);
+  checkParameter(call, "scale", input, scale, channels);
+  checkParameter(call, "bias", input, bias, channels);
+  attributes.axis = options.axis;
+  attributes.epsilon = options.epsilon;
   return input;
 }
 
-MLOperandDescriptor validateInstanceNormalization(std::string_view label,
+MLOperandDescriptor validateInstanceNormalization(const OpCall& call,
                                                   const MLOperandDescriptor& input,
                                                   const std::optional<MLOperandDescriptor>& scale,
                                                   const std::optional<MLOperandDescriptor>& bias,
-                                                  const MLInstanceNormalizationOptions& options) {
-  constexpr std::string_view type = "instanceNormalization";
-  checkOperandLimits(type, label, "input", input);
+                                                  const MLInstanceNormalizationOptions& options,
+                                                  InstanceNormalizationAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   checkEpsilon(type, label, options.epsilon);
   const std::vector<uint32_t> channels{spatialShapeOf(input.shape, options.layout).channels};
-  checkParameter(type, label, "scale", input, scale, channels);
-  checkParameter(type, label, "bias", input, bias, channels);
+  checkParameter(call, "scale", input, scale, channels);
+  checkParameter(call, "bias", input, bias, channels);
+  attributes.epsilon = options.epsilon;
+  attributes.layout = options.layout;
   return input;
 }
 
-MLOperandDescriptor validateLayerNormalization(std::string_view label,
-                                               const MLOperandDescriptor& input,
+MLOperandDescriptor validateLayerNormalization(const OpCall& call, const MLOperandDescriptor& input,
                                                const std::optional<MLOperandDescriptor>& scale,
                                                const std::optional<MLOperandDescriptor>& bias,
-                                               MLLayerNormalizationOptions& options) {
-  constexpr std::string_view type = "layerNormalization";
-  checkOperandLimits(type, label, "input", input);
+                                               const MLLayerNormalizationOptions& options,
+                                               LayerNormalizationAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   checkEpsilon(type, label, options.epsilon);
-  if (!options.axes) {
-    std::vector<uint32_t> axes;
+  std::vector<uint32_t> axes;
+  if (options.axes) {
+    axes = *options.axes;
+  } else {
     for (uint32_t axis = 1; axis < input.shape.size(); ++axis) axes.push_back(axis);
-    options.axes = axes;
   }
-  checkAxes(type, label, *options.axes, input.shape.size());
+  checkAxes(type, label, axes, input.shape.size());
   std::vector<uint32_t> expected;
-  for (uint32_t axis : *options.axes) expected.push_back(input.shape[axis]);
-  checkParameter(type, label, "scale", input, scale, expected);
-  checkParameter(type, label, "bias", input, bias, expected);
+  for (uint32_t axis : axes) expected.push_back(input.shape[axis]);
+  checkParameter(call, "scale", input, scale, expected);
+  checkParameter(call, "bias", input, bias, expected);
+  attributes.axes = std::move(axes);
+  attributes.epsilon = options.epsilon;
   return input;
+}
+
+void registerNormalizationLimits(OpLimitsTable& table) {
+  table.set(OpType::BatchNormalization, {{"input", anyRank(types::kFloat)},
+                                         {"mean", rank(types::kFloat, 1, 1)},
+                                         {"variance", rank(types::kFloat, 1, 1)},
+                                         {"scale", rank(types::kFloat, 1, 1)},
+                                         {"bias", rank(types::kFloat, 1, 1)},
+                                         {"output", anyRank(types::kFloat)}});
+  table.set(OpType::InstanceNormalization, {{"input", rank(types::kFloat, 4, 4)},
+                                            {"scale", rank(types::kFloat, 1, 1)},
+                                            {"bias", rank(types::kFloat, 1, 1)},
+                                            {"output", rank(types::kFloat, 4, 4)}});
+  table.set(OpType::LayerNormalization, {{"input", anyRank(types::kFloat)},
+                                         {"scale", anyRank(types::kFloat)},
+                                         {"bias", anyRank(types::kFloat)},
+                                         {"output", anyRank(types::kFloat)}});
 }
 
 namespace {
-[[maybe_unused]] const bool registered = [] {
-  registerOpLimits("batchNormalization", {{"input", anyRank(types::kFloat)},
-                                          {"mean", rank(types::kFloat, 1, 1)},
-                                          {"variance", rank(types::kFloat, 1, 1)},
-                                          {"scale", rank(types::kFloat, 1, 1)},
-                                          {"bias", rank(types::kFloat, 1, 1)},
-                                          {"output", anyRank(types::kFloat)}});
-  registerOpLimits("instanceNormalization", {{"input", rank(types::kFloat, 4, 4)},
-                                             {"scale", rank(types::kFloat, 1, 1)},
-                                             {"bias", rank(types::kFloat, 1, 1)},
-                                             {"output", rank(types::kFloat, 4, 4)}});
-  registerOpLimits("layerNormalization", {{"input", anyRank(types::kFloat)},
-                                          {"scale", anyRank(types::kFloat)},
-                                          {"bias", anyRank(types::kFloat)},
-                                          {"output", anyRank(types::kFloat)}});
-  return true;
-}();
-
 std::optional<MLOperandDescriptor> descriptorOf(const std::optional<MLOperand>& operand) {
   if (!operand) return std::nullopt;
   return operand->descriptor();
@@ -122,39 +130,41 @@ std::optional<MLOperandDescriptor> descriptorOf(const std::optional<MLOperand>& 
 MLOperand MLGraphBuilder::batchNormalization(const MLOperand& input, const MLOperand& mean,
                                              const MLOperand& variance,
                                              const MLBatchNormalizationOptions& options) {
-  const std::optional<MLOperand> in(input), m(mean), v(variance);
-  auto& state = graph::beginOp(*this, "batchNormalization", options.label,
-                               {&in, &m, &v, &options.scale, &options.bias});
+  graph::OpBuilder op(*this, graph::OpType::BatchNormalization, options.label,
+                      {&input, &mean, &variance}, {&options.scale, &options.bias});
+  graph::BatchNormalizationAttributes attributes;
   auto output = graph::validateBatchNormalization(
-      options.label, input.descriptor(), mean.descriptor(), variance.descriptor(),
-      graph::descriptorOf(options.scale), graph::descriptorOf(options.bias), options);
-  return state.addOperation("batchNormalization", options.label,
-                            {input, mean, variance, options.scale, options.bias}, options, output);
+      op.call(), input.descriptor(), mean.descriptor(), variance.descriptor(),
+      graph::descriptorOf(options.scale), graph::descriptorOf(options.bias), options, attributes);
+  attributes.scale = graph::operandId(options.scale);
+  attributes.bias = graph::operandId(options.bias);
+  return op.record({input, mean, variance, options.scale, options.bias}, attributes, output);
 }
 
 MLOperand MLGraphBuilder::instanceNormalization(const MLOperand& input,
                                                 const MLInstanceNormalizationOptions& options) {
-  const std::optional<MLOperand> in(input);
-  auto& state = graph::beginOp(*this, "instanceNormalization", options.label,
-                               {&in, &options.scale, &options.bias});
-  auto output = graph::validateInstanceNormalization(options.label, input.descriptor(),
-                                                     graph::descriptorOf(options.scale),
-                                                     graph::descriptorOf(options.bias), options);
-  return state.addOperation("instanceNormalization", options.label,
-                            {input, options.scale, options.bias}, options, output);
+  graph::OpBuilder op(*this, graph::OpType::InstanceNormalization, options.label, {&input},
+                      {&options.scale, &options.bias});
+  graph::InstanceNormalizationAttributes attributes;
+  auto output = graph::validateInstanceNormalization(
+      op.call(), input.descriptor(), graph::descriptorOf(options.scale),
+      graph::descriptorOf(options.bias), options, attributes);
+  attributes.scale = graph::operandId(options.scale);
+  attributes.bias = graph::operandId(options.bias);
+  return op.record({input, options.scale, options.bias}, attributes, output);
 }
 
 MLOperand MLGraphBuilder::layerNormalization(const MLOperand& input,
                                              const MLLayerNormalizationOptions& options) {
-  const std::optional<MLOperand> in(input);
-  auto& state = graph::beginOp(*this, "layerNormalization", options.label,
-                               {&in, &options.scale, &options.bias});
-  MLLayerNormalizationOptions resolved = options;
-  auto output = graph::validateLayerNormalization(options.label, input.descriptor(),
-                                                  graph::descriptorOf(options.scale),
-                                                  graph::descriptorOf(options.bias), resolved);
-  return state.addOperation("layerNormalization", options.label,
-                            {input, options.scale, options.bias}, resolved, output);
+  graph::OpBuilder op(*this, graph::OpType::LayerNormalization, options.label, {&input},
+                      {&options.scale, &options.bias});
+  graph::LayerNormalizationAttributes attributes;
+  auto output = graph::validateLayerNormalization(
+      op.call(), input.descriptor(), graph::descriptorOf(options.scale),
+      graph::descriptorOf(options.bias), options, attributes);
+  attributes.scale = graph::operandId(options.scale);
+  attributes.bias = graph::operandId(options.bias);
+  return op.record({input, options.scale, options.bias}, attributes, output);
 }
 
 }  // namespace webnn

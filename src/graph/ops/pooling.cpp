@@ -7,15 +7,18 @@
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
 #include "graph/ops/conv2d.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validatePool2d(std::string_view type, std::string_view label,
-                                   const MLOperandDescriptor& input, MLPool2dOptions& options) {
-  checkOperandLimits(type, label, "input", input);
+MLOperandDescriptor validatePool2d(const OpCall& call, const MLOperandDescriptor& input,
+                                   const MLPool2dOptions& requested, Pool2dAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  MLPool2dOptions options = requested;
   const SpatialShape in = spatialShapeOf(input.shape, options.layout);
   options.windowDimensions = resolveWindowOption(
       type, label, "windowDimensions",
@@ -60,40 +63,45 @@ MLOperandDescriptor validatePool2d(std::string_view type, std::string_view label
   } else {
     options.outputSizes = std::vector<uint32_t>{ceilSizes[0], ceilSizes[1]};
   }
-  MLOperandDescriptor output{input.dataType,
-                             makeShape(options.layout, in.batches, in.channels,
-                                       (*options.outputSizes)[0], (*options.outputSizes)[1])};
-  checkOperandLimits(type, label, "output", output);
+  MLOperandDescriptor output{
+      input.dataType, makeShape(options.layout, in.batches, in.channels, (*options.outputSizes)[0],
+                                (*options.outputSizes)[1])};
+  checkOperandLimits(call, "output", output);
+  attributes.windowDimensions = toArray<2>(*options.windowDimensions);
+  attributes.padding = toArray<4>(options.padding);
+  attributes.strides = toArray<2>(options.strides);
+  attributes.dilations = toArray<2>(options.dilations);
+  attributes.layout = options.layout;
+  attributes.roundingType = options.roundingType;
+  attributes.outputSizes = toArray<2>(*options.outputSizes);
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  for (const char* type : {"averagePool2d", "l2Pool2d", "maxPool2d"}) {
-    registerOpLimits(type, {{"input", rank(types::kFloat, 4, 4)},
-                            {"output", rank(types::kFloat, 4, 4)}});
+void registerPoolingLimits(OpLimitsTable& table) {
+  for (OpType type : {OpType::AveragePool2d, OpType::L2Pool2d, OpType::MaxPool2d}) {
+    table.set(type, {{"input", rank(types::kFloat, 4, 4)}, {"output", rank(types::kFloat, 4, 4)}});
   }
-  return true;
-}();
+}
 
-MLOperand pool(MLGraphBuilder& builder, std::string_view type, const MLOperand& input,
+namespace {
+MLOperand pool(MLGraphBuilder& builder, OpType type, const MLOperand& input,
                const MLPool2dOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&input});
-  MLPool2dOptions resolved = options;
-  auto output = validatePool2d(type, options.label, input.descriptor(), resolved);
-  return state.addOperation(std::string(type), options.label, {input}, resolved, output);
+  OpBuilder op(builder, type, options.label, {&input});
+  Pool2dAttributes attributes;
+  auto output = validatePool2d(op.call(), input.descriptor(), options, attributes);
+  return op.record({input}, attributes, output);
 }
 }  // namespace
 }  // namespace graph
 
 MLOperand MLGraphBuilder::averagePool2d(const MLOperand& input, const MLPool2dOptions& options) {
-  return graph::pool(*this, "averagePool2d", input, options);
+  return graph::pool(*this, graph::OpType::AveragePool2d, input, options);
 }
 MLOperand MLGraphBuilder::l2Pool2d(const MLOperand& input, const MLPool2dOptions& options) {
-  return graph::pool(*this, "l2Pool2d", input, options);
+  return graph::pool(*this, graph::OpType::L2Pool2d, input, options);
 }
 MLOperand MLGraphBuilder::maxPool2d(const MLOperand& input, const MLPool2dOptions& options) {
-  return graph::pool(*this, "maxPool2d", input, options);
+  return graph::pool(*this, graph::OpType::MaxPool2d, input, options);
 }
 
 }  // namespace webnn

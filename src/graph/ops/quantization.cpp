@@ -8,6 +8,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -57,65 +58,61 @@ bool isBlockwiseBroadcastable(const std::vector<uint32_t>& from, const std::vect
   return true;
 }
 
-MLOperandDescriptor validateQuantizeLinear(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateQuantizeLinear(const OpCall& call, const MLOperandDescriptor& input,
                                            const MLOperandDescriptor& scale,
                                            const MLOperandDescriptor& zeroPoint) {
-  constexpr std::string_view type = "quantizeLinear";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "scale", scale);
-  checkOperandLimits(type, label, "zeroPoint", zeroPoint);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "scale", scale);
+  checkOperandLimits(call, "zeroPoint", zeroPoint);
   checkSameDataType(type, label, "input", input, "scale", scale);
   checkScaleAndZeroPoint(type, label, input, scale, zeroPoint);
   return {zeroPoint.dataType, input.shape};
 }
 
-MLOperandDescriptor validateDequantizeLinear(std::string_view label,
-                                             const MLOperandDescriptor& input,
+MLOperandDescriptor validateDequantizeLinear(const OpCall& call, const MLOperandDescriptor& input,
                                              const MLOperandDescriptor& scale,
                                              const MLOperandDescriptor& zeroPoint) {
-  constexpr std::string_view type = "dequantizeLinear";
-  checkOperandLimits(type, label, "input", input);
-  checkOperandLimits(type, label, "scale", scale);
-  checkOperandLimits(type, label, "zeroPoint", zeroPoint);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  checkOperandLimits(call, "scale", scale);
+  checkOperandLimits(call, "zeroPoint", zeroPoint);
   checkSameDataType(type, label, "input", input, "zeroPoint", zeroPoint);
   checkScaleAndZeroPoint(type, label, input, scale, zeroPoint);
   return {scale.dataType, input.shape};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  registerOpLimits("quantizeLinear", {{"input", anyRank(types::kFloat)},
-                                      {"scale", anyRank(types::kFloat)},
-                                      {"zeroPoint", anyRank(kQuantized)},
-                                      {"output", anyRank(kQuantized)}});
-  registerOpLimits("dequantizeLinear", {{"input", anyRank(kQuantized)},
-                                        {"scale", anyRank(types::kFloat)},
-                                        {"zeroPoint", anyRank(kQuantized)},
-                                        {"output", anyRank(types::kFloat)}});
-  return true;
-}();
-}  // namespace
+void registerQuantizationLimits(OpLimitsTable& table) {
+  table.set(OpType::QuantizeLinear, {{"input", anyRank(types::kFloat)},
+                                     {"scale", anyRank(types::kFloat)},
+                                     {"zeroPoint", anyRank(kQuantized)},
+                                     {"output", anyRank(kQuantized)}});
+  table.set(OpType::DequantizeLinear, {{"input", anyRank(kQuantized)},
+                                       {"scale", anyRank(types::kFloat)},
+                                       {"zeroPoint", anyRank(kQuantized)},
+                                       {"output", anyRank(types::kFloat)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::quantizeLinear(const MLOperand& input, const MLOperand& scale,
                                          const MLOperand& zeroPoint,
                                          const MLOperatorOptions& options) {
-  auto& state =
-      graph::beginOp(*this, "quantizeLinear", options.label, {&input, &scale, &zeroPoint});
-  auto output = graph::validateQuantizeLinear(options.label, input.descriptor(), scale.descriptor(),
+  graph::OpBuilder op(*this, graph::OpType::QuantizeLinear, options.label,
+                      {&input, &scale, &zeroPoint});
+  auto output = graph::validateQuantizeLinear(op.call(), input.descriptor(), scale.descriptor(),
                                               zeroPoint.descriptor());
-  return state.addOperation("quantizeLinear", options.label, {input, scale, zeroPoint}, {}, output);
+  return op.record({input, scale, zeroPoint}, {}, output);
 }
 
 MLOperand MLGraphBuilder::dequantizeLinear(const MLOperand& input, const MLOperand& scale,
                                            const MLOperand& zeroPoint,
                                            const MLOperatorOptions& options) {
-  auto& state =
-      graph::beginOp(*this, "dequantizeLinear", options.label, {&input, &scale, &zeroPoint});
-  auto output = graph::validateDequantizeLinear(options.label, input.descriptor(),
-                                                scale.descriptor(), zeroPoint.descriptor());
-  return state.addOperation("dequantizeLinear", options.label, {input, scale, zeroPoint}, {},
-                            output);
+  graph::OpBuilder op(*this, graph::OpType::DequantizeLinear, options.label,
+                      {&input, &scale, &zeroPoint});
+  auto output = graph::validateDequantizeLinear(op.call(), input.descriptor(), scale.descriptor(),
+                                                zeroPoint.descriptor());
+  return op.record({input, scale, zeroPoint}, {}, output);
 }
 
 }  // namespace webnn

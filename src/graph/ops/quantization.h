@@ -1,22 +1,23 @@
-// quantizeLinear / dequantizeLinear: scale and zeroPoint share a shape (of the input's rank, or lower
-// with leading 1s implied) that is blockwise broadcastable to the input (each dimension of scale divides the input's).
+// quantizeLinear / dequantizeLinear: scale and zeroPoint share a shape (of the input's rank, or
+// lower with leading 1s implied) that is blockwise broadcastable to the input (each dimension of
+// scale divides the input's).
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "graph/op_limits.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
 // Output: zeroPoint's data type, input's shape.
-MLOperandDescriptor validateQuantizeLinear(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateQuantizeLinear(const OpCall& call, const MLOperandDescriptor& input,
                                            const MLOperandDescriptor& scale,
                                            const MLOperandDescriptor& zeroPoint);
 // Output: scale's data type, input's shape.
-MLOperandDescriptor validateDequantizeLinear(std::string_view label,
-                                             const MLOperandDescriptor& input,
+MLOperandDescriptor validateDequantizeLinear(const OpCall& call, const MLOperandDescriptor& input,
                                              const MLOperandDescriptor& scale,
                                              const MLOperandDescriptor& zeroPoint);
 

@@ -6,6 +6,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -36,14 +37,14 @@ std::string dimsToString(const std::vector<uint64_t>& dims) {
 // The checks every operand of a recurrent op goes through, with the op's name and label.
 class Checker {
  public:
-  Checker(std::string_view type, std::string_view label, const MLOperandDescriptor& input)
-      : type_(type), label_(label), input_(input) {}
+  Checker(const OpCall& call, const MLOperandDescriptor& input)
+      : call_(call), type_(call.name()), label_(call.label), input_(input) {}
 
   [[noreturn]] void fail(const std::string& message) const { graph::fail(type_, label_, message); }
 
   // Data type and rank per the op's limits table, and the same data type as input.
   void limits(std::string_view name, const MLOperandDescriptor& descriptor) const {
-    checkOperandLimits(type_, label_, name, descriptor);
+    checkOperandLimits(call_, name, descriptor);
     if (&descriptor != &input_) checkSameDataType(type_, label_, "input", input_, name, descriptor);
   }
 
@@ -97,6 +98,7 @@ class Checker {
   }
 
  private:
+  const OpCall& call_;
   std::string_view type_;
   std::string_view label_;
   const MLOperandDescriptor& input_;
@@ -111,13 +113,15 @@ uint32_t directionCount(MLRecurrentNetworkDirection direction) {
 
 }  // namespace
 
-std::vector<MLOperandDescriptor> validateGru(std::string_view label,
-                                             const MLOperandDescriptor& input,
+std::vector<MLOperandDescriptor> validateGru(const OpCall& call, const MLOperandDescriptor& input,
                                              const MLOperandDescriptor& weight,
                                              const MLOperandDescriptor& recurrentWeight,
+                                             uint32_t steps, uint32_t hiddenSize,
+                                             const MLGruOptions& options,
                                              GruAttributes& attributes) {
-  const Checker check("gru", label, input);
-  MLGruOptions& options = attributes.options;
+  const Checker check(call, input);
+  attributes.steps = steps;
+  attributes.hiddenSize = hiddenSize;
   const uint64_t hidden = attributes.hiddenSize;
   check.limits("input", input);
   check.limits("weight", weight);
@@ -136,7 +140,11 @@ std::vector<MLOperandDescriptor> validateGru(std::string_view label,
                  "[numDirections, 3 * hiddenSize]");
   check.optional("initialHiddenState", options.initialHiddenState, {directions, batchSize, hidden},
                  "[numDirections, batchSize, hiddenSize]");
-  options.activations = check.activations(options.activations, {kSigmoid, kTanh});
+  attributes.activations = check.activations(options.activations, {kSigmoid, kTanh});
+  attributes.resetAfter = options.resetAfter;
+  attributes.returnSequence = options.returnSequence;
+  attributes.direction = options.direction;
+  attributes.layout = options.layout;
 
   const auto d = static_cast<uint32_t>(directions);
   const auto b = static_cast<uint32_t>(batchSize);
@@ -147,14 +155,12 @@ std::vector<MLOperandDescriptor> validateGru(std::string_view label,
   return outputs;
 }
 
-std::vector<MLOperandDescriptor> validateGruCell(std::string_view label,
-                                                 const MLOperandDescriptor& input,
-                                                 const MLOperandDescriptor& weight,
-                                                 const MLOperandDescriptor& recurrentWeight,
-                                                 const MLOperandDescriptor& hiddenState,
-                                                 GruCellAttributes& attributes) {
-  const Checker check("gruCell", label, input);
-  MLGruCellOptions& options = attributes.options;
+std::vector<MLOperandDescriptor> validateGruCell(
+    const OpCall& call, const MLOperandDescriptor& input, const MLOperandDescriptor& weight,
+    const MLOperandDescriptor& recurrentWeight, const MLOperandDescriptor& hiddenState,
+    uint32_t hiddenSize, const MLGruCellOptions& options, GruCellAttributes& attributes) {
+  const Checker check(call, input);
+  attributes.hiddenSize = hiddenSize;
   const uint64_t hidden = attributes.hiddenSize;
   check.limits("input", input);
   check.limits("weight", weight);
@@ -169,17 +175,21 @@ std::vector<MLOperandDescriptor> validateGruCell(std::string_view label,
   check.shape("hiddenState", hiddenState, {batchSize, hidden}, "[batchSize, hiddenSize]");
   check.optional("bias", options.bias, {3 * hidden}, "[3 * hiddenSize]");
   check.optional("recurrentBias", options.recurrentBias, {3 * hidden}, "[3 * hiddenSize]");
-  options.activations = check.activations(options.activations, {kSigmoid, kTanh});
+  attributes.activations = check.activations(options.activations, {kSigmoid, kTanh});
+  attributes.resetAfter = options.resetAfter;
+  attributes.layout = options.layout;
   return {{input.dataType, {input.shape[0], attributes.hiddenSize}}};
 }
 
-std::vector<MLOperandDescriptor> validateLstm(std::string_view label,
-                                              const MLOperandDescriptor& input,
+std::vector<MLOperandDescriptor> validateLstm(const OpCall& call, const MLOperandDescriptor& input,
                                               const MLOperandDescriptor& weight,
                                               const MLOperandDescriptor& recurrentWeight,
+                                              uint32_t steps, uint32_t hiddenSize,
+                                              const MLLstmOptions& options,
                                               LstmAttributes& attributes) {
-  const Checker check("lstm", label, input);
-  MLLstmOptions& options = attributes.options;
+  const Checker check(call, input);
+  attributes.steps = steps;
+  attributes.hiddenSize = hiddenSize;
   const uint64_t hidden = attributes.hiddenSize;
   check.limits("input", input);
   check.limits("weight", weight);
@@ -202,7 +212,10 @@ std::vector<MLOperandDescriptor> validateLstm(std::string_view label,
                  "[numDirections, batchSize, hiddenSize]");
   check.optional("initialCellState", options.initialCellState, {directions, batchSize, hidden},
                  "[numDirections, batchSize, hiddenSize]");
-  options.activations = check.activations(options.activations, {kSigmoid, kTanh, kTanh});
+  attributes.activations = check.activations(options.activations, {kSigmoid, kTanh, kTanh});
+  attributes.returnSequence = options.returnSequence;
+  attributes.direction = options.direction;
+  attributes.layout = options.layout;
 
   const auto d = static_cast<uint32_t>(directions);
   const auto b = static_cast<uint32_t>(batchSize);
@@ -215,11 +228,12 @@ std::vector<MLOperandDescriptor> validateLstm(std::string_view label,
 }
 
 std::vector<MLOperandDescriptor> validateLstmCell(
-    std::string_view label, const MLOperandDescriptor& input, const MLOperandDescriptor& weight,
+    const OpCall& call, const MLOperandDescriptor& input, const MLOperandDescriptor& weight,
     const MLOperandDescriptor& recurrentWeight, const MLOperandDescriptor& hiddenState,
-    const MLOperandDescriptor& cellState, LstmCellAttributes& attributes) {
-  const Checker check("lstmCell", label, input);
-  MLLstmCellOptions& options = attributes.options;
+    const MLOperandDescriptor& cellState, uint32_t hiddenSize, const MLLstmCellOptions& options,
+    LstmCellAttributes& attributes) {
+  const Checker check(call, input);
+  attributes.hiddenSize = hiddenSize;
   const uint64_t hidden = attributes.hiddenSize;
   check.limits("input", input);
   check.limits("weight", weight);
@@ -237,101 +251,104 @@ std::vector<MLOperandDescriptor> validateLstmCell(
   check.optional("bias", options.bias, {4 * hidden}, "[4 * hiddenSize]");
   check.optional("recurrentBias", options.recurrentBias, {4 * hidden}, "[4 * hiddenSize]");
   check.optional("peepholeWeight", options.peepholeWeight, {3 * hidden}, "[3 * hiddenSize]");
-  options.activations = check.activations(options.activations, {kSigmoid, kTanh, kTanh});
+  attributes.activations = check.activations(options.activations, {kSigmoid, kTanh, kTanh});
+  attributes.layout = options.layout;
   const MLOperandDescriptor state = {input.dataType, {input.shape[0], attributes.hiddenSize}};
   return {state, state};
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
+void registerRecurrentLimits(OpLimitsTable& table) {
   const auto& f = types::kFloat;
-  registerOpLimits("gru", {{"input", rank(f, 3, 3)},
+  table.set(OpType::Gru, {{"input", rank(f, 3, 3)},
+                          {"weight", rank(f, 3, 3)},
+                          {"recurrentWeight", rank(f, 3, 3)},
+                          {"bias", rank(f, 2, 2)},
+                          {"recurrentBias", rank(f, 2, 2)},
+                          {"initialHiddenState", rank(f, 3, 3)},
+                          {"outputs", rank(f, 3, 4)}});
+  table.set(OpType::GruCell, {{"input", rank(f, 2, 2)},
+                              {"weight", rank(f, 2, 2)},
+                              {"recurrentWeight", rank(f, 2, 2)},
+                              {"hiddenState", rank(f, 2, 2)},
+                              {"bias", rank(f, 1, 1)},
+                              {"recurrentBias", rank(f, 1, 1)},
+                              {"output", rank(f, 2, 2)}});
+  table.set(OpType::Lstm, {{"input", rank(f, 3, 3)},
                            {"weight", rank(f, 3, 3)},
                            {"recurrentWeight", rank(f, 3, 3)},
                            {"bias", rank(f, 2, 2)},
                            {"recurrentBias", rank(f, 2, 2)},
+                           {"peepholeWeight", rank(f, 2, 2)},
                            {"initialHiddenState", rank(f, 3, 3)},
+                           {"initialCellState", rank(f, 3, 3)},
                            {"outputs", rank(f, 3, 4)}});
-  registerOpLimits("gruCell", {{"input", rank(f, 2, 2)},
+  table.set(OpType::LstmCell, {{"input", rank(f, 2, 2)},
                                {"weight", rank(f, 2, 2)},
                                {"recurrentWeight", rank(f, 2, 2)},
                                {"hiddenState", rank(f, 2, 2)},
+                               {"cellState", rank(f, 2, 2)},
                                {"bias", rank(f, 1, 1)},
                                {"recurrentBias", rank(f, 1, 1)},
-                               {"output", rank(f, 2, 2)}});
-  registerOpLimits("lstm", {{"input", rank(f, 3, 3)},
-                            {"weight", rank(f, 3, 3)},
-                            {"recurrentWeight", rank(f, 3, 3)},
-                            {"bias", rank(f, 2, 2)},
-                            {"recurrentBias", rank(f, 2, 2)},
-                            {"peepholeWeight", rank(f, 2, 2)},
-                            {"initialHiddenState", rank(f, 3, 3)},
-                            {"initialCellState", rank(f, 3, 3)},
-                            {"outputs", rank(f, 3, 4)}});
-  registerOpLimits("lstmCell", {{"input", rank(f, 2, 2)},
-                                {"weight", rank(f, 2, 2)},
-                                {"recurrentWeight", rank(f, 2, 2)},
-                                {"hiddenState", rank(f, 2, 2)},
-                                {"cellState", rank(f, 2, 2)},
-                                {"bias", rank(f, 1, 1)},
-                                {"recurrentBias", rank(f, 1, 1)},
-                                {"peepholeWeight", rank(f, 1, 1)},
-                                {"outputs", rank(f, 2, 2)}});
-  return true;
-}();
-}  // namespace
+                               {"peepholeWeight", rank(f, 1, 1)},
+                               {"outputs", rank(f, 2, 2)}});
+}
+
 }  // namespace graph
 
 std::vector<MLOperand> MLGraphBuilder::gru(const MLOperand& input, const MLOperand& weight,
                                            const MLOperand& recurrentWeight, uint32_t steps,
                                            uint32_t hiddenSize, const MLGruOptions& options) {
-  const std::optional<MLOperand> in = input, w = weight, rw = recurrentWeight;
-  auto& state = graph::beginOp(
-      *this, "gru", options.label,
-      {&in, &w, &rw, &options.bias, &options.recurrentBias, &options.initialHiddenState});
-  graph::GruAttributes attributes{options, steps, hiddenSize};
-  auto outputs = graph::validateGru(options.label, input.descriptor(), weight.descriptor(),
-                                    recurrentWeight.descriptor(), attributes);
-  return state.addOperation("gru", options.label,
-                            {input, weight, recurrentWeight, options.bias, options.recurrentBias,
-                             options.initialHiddenState},
-                            std::move(attributes), outputs);
+  graph::OpBuilder op(*this, graph::OpType::Gru, options.label, {&input, &weight, &recurrentWeight},
+                      {&options.bias, &options.recurrentBias, &options.initialHiddenState});
+  graph::GruAttributes attributes;
+  auto outputs =
+      graph::validateGru(op.call(), input.descriptor(), weight.descriptor(),
+                         recurrentWeight.descriptor(), steps, hiddenSize, options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  attributes.recurrentBias = graph::operandId(options.recurrentBias);
+  attributes.initialHiddenState = graph::operandId(options.initialHiddenState);
+  return op.record({input, weight, recurrentWeight, options.bias, options.recurrentBias,
+                    options.initialHiddenState},
+                   std::move(attributes), outputs);
 }
 
 MLOperand MLGraphBuilder::gruCell(const MLOperand& input, const MLOperand& weight,
                                   const MLOperand& recurrentWeight, const MLOperand& hiddenState,
                                   uint32_t hiddenSize, const MLGruCellOptions& options) {
-  const std::optional<MLOperand> in = input, w = weight, rw = recurrentWeight, h = hiddenState;
-  auto& state = graph::beginOp(*this, "gruCell", options.label,
-                               {&in, &w, &rw, &h, &options.bias, &options.recurrentBias});
-  graph::GruCellAttributes attributes{options, hiddenSize};
-  auto outputs =
-      graph::validateGruCell(options.label, input.descriptor(), weight.descriptor(),
-                             recurrentWeight.descriptor(), hiddenState.descriptor(), attributes);
-  return state
-      .addOperation(
-          "gruCell", options.label,
-          {input, weight, recurrentWeight, hiddenState, options.bias, options.recurrentBias},
-          std::move(attributes), outputs)
+  graph::OpBuilder op(*this, graph::OpType::GruCell, options.label,
+                      {&input, &weight, &recurrentWeight, &hiddenState},
+                      {&options.bias, &options.recurrentBias});
+  graph::GruCellAttributes attributes;
+  auto outputs = graph::validateGruCell(op.call(), input.descriptor(), weight.descriptor(),
+                                        recurrentWeight.descriptor(), hiddenState.descriptor(),
+                                        hiddenSize, options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  attributes.recurrentBias = graph::operandId(options.recurrentBias);
+  return op
+      .record({input, weight, recurrentWeight, hiddenState, options.bias, options.recurrentBias},
+              std::move(attributes), outputs)
       .front();
 }
 
 std::vector<MLOperand> MLGraphBuilder::lstm(const MLOperand& input, const MLOperand& weight,
                                             const MLOperand& recurrentWeight, uint32_t steps,
                                             uint32_t hiddenSize, const MLLstmOptions& options) {
-  const std::optional<MLOperand> in = input, w = weight, rw = recurrentWeight;
-  auto& state =
-      graph::beginOp(*this, "lstm", options.label,
-                     {&in, &w, &rw, &options.bias, &options.recurrentBias, &options.peepholeWeight,
-                      &options.initialHiddenState, &options.initialCellState});
-  graph::LstmAttributes attributes{options, steps, hiddenSize};
-  auto outputs = graph::validateLstm(options.label, input.descriptor(), weight.descriptor(),
-                                     recurrentWeight.descriptor(), attributes);
-  return state.addOperation(
-      "lstm", options.label,
-      {input, weight, recurrentWeight, options.bias, options.recurrentBias, options.peepholeWeight,
-       options.initialHiddenState, options.initialCellState},
-      std::move(attributes), outputs);
+  graph::OpBuilder op(*this, graph::OpType::Lstm, options.label,
+                      {&input, &weight, &recurrentWeight},
+                      {&options.bias, &options.recurrentBias, &options.peepholeWeight,
+                       &options.initialHiddenState, &options.initialCellState});
+  graph::LstmAttributes attributes;
+  auto outputs =
+      graph::validateLstm(op.call(), input.descriptor(), weight.descriptor(),
+                          recurrentWeight.descriptor(), steps, hiddenSize, options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  attributes.recurrentBias = graph::operandId(options.recurrentBias);
+  attributes.peepholeWeight = graph::operandId(options.peepholeWeight);
+  attributes.initialHiddenState = graph::operandId(options.initialHiddenState);
+  attributes.initialCellState = graph::operandId(options.initialCellState);
+  return op.record({input, weight, recurrentWeight, options.bias, options.recurrentBias,
+                    options.peepholeWeight, options.initialHiddenState, options.initialCellState},
+                   std::move(attributes), outputs);
 }
 
 std::vector<MLOperand> MLGraphBuilder::lstmCell(const MLOperand& input, const MLOperand& weight,
@@ -339,19 +356,19 @@ std::vector<MLOperand> MLGraphBuilder::lstmCell(const MLOperand& input, const ML
                                                 const MLOperand& hiddenState,
                                                 const MLOperand& cellState, uint32_t hiddenSize,
                                                 const MLLstmCellOptions& options) {
-  const std::optional<MLOperand> in = input, w = weight, rw = recurrentWeight, h = hiddenState,
-                                 c = cellState;
-  auto& state = graph::beginOp(
-      *this, "lstmCell", options.label,
-      {&in, &w, &rw, &h, &c, &options.bias, &options.recurrentBias, &options.peepholeWeight});
-  graph::LstmCellAttributes attributes{options, hiddenSize};
-  auto outputs = graph::validateLstmCell(options.label, input.descriptor(), weight.descriptor(),
+  graph::OpBuilder op(*this, graph::OpType::LstmCell, options.label,
+                      {&input, &weight, &recurrentWeight, &hiddenState, &cellState},
+                      {&options.bias, &options.recurrentBias, &options.peepholeWeight});
+  graph::LstmCellAttributes attributes;
+  auto outputs = graph::validateLstmCell(op.call(), input.descriptor(), weight.descriptor(),
                                          recurrentWeight.descriptor(), hiddenState.descriptor(),
-                                         cellState.descriptor(), attributes);
-  return state.addOperation("lstmCell", options.label,
-                            {input, weight, recurrentWeight, hiddenState, cellState, options.bias,
-                             options.recurrentBias, options.peepholeWeight},
-                            std::move(attributes), outputs);
+                                         cellState.descriptor(), hiddenSize, options, attributes);
+  attributes.bias = graph::operandId(options.bias);
+  attributes.recurrentBias = graph::operandId(options.recurrentBias);
+  attributes.peepholeWeight = graph::operandId(options.peepholeWeight);
+  return op.record({input, weight, recurrentWeight, hiddenState, cellState, options.bias,
+                    options.recurrentBias, options.peepholeWeight},
+                   std::move(attributes), outputs);
 }
 
 }  // namespace webnn

@@ -5,7 +5,7 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
-#include "graph/ops/shape_ops.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
@@ -30,12 +30,13 @@ std::vector<uint32_t> reducedShape(const std::vector<uint32_t>& shape,
 
 }  // namespace
 
-MLOperandDescriptor validateReduce(std::string_view type, const MLOperandDescriptor& input,
+MLOperandDescriptor validateReduce(const OpCall& call, const MLOperandDescriptor& input,
                                    const MLReduceOptions& options, ReduceAttributes& attributes) {
-  checkOperandLimits(type, options.label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   if (options.axes) {
-    checkAxes(type, options.label, *options.axes, rank);
+    checkAxes(type, label, *options.axes, rank);
     attributes.axes = *options.axes;
     std::sort(attributes.axes.begin(), attributes.axes.end());
   } else {
@@ -46,30 +47,31 @@ MLOperandDescriptor validateReduce(std::string_view type, const MLOperandDescrip
   return {input.dataType, reducedShape(input.shape, attributes.axes, options.keepDimensions)};
 }
 
-MLOperandDescriptor validateArgMinMax(std::string_view type, const MLOperandDescriptor& input,
+MLOperandDescriptor validateArgMinMax(const OpCall& call, const MLOperandDescriptor& input,
                                       uint32_t axis, const MLArgMinMaxOptions& options) {
-  checkOperandLimits(type, options.label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   if (axis >= rank) {
-    fail(type, options.label,
+    fail(type, label,
          "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   }
   MLOperandDescriptor output{options.outputDataType,
                              reducedShape(input.shape, {axis}, options.keepDimensions)};
   if (options.outputDataType != MLOperandDataType::Int32 &&
       options.outputDataType != MLOperandDataType::Int64) {
-    fail(type, options.label,
+    fail(type, label,
          "outputDataType " + std::string(toString(options.outputDataType)) +
              " must be int32 or int64");
   }
-  checkOperandLimits(type, options.label, "output", output);
+  checkOperandLimits(call, "output", output);
   return output;
 }
 
-MLOperandDescriptor validateCumulativeSum(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateCumulativeSum(const OpCall& call, const MLOperandDescriptor& input,
                                           uint32_t axis) {
-  constexpr std::string_view type = "cumulativeSum";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   if (axis >= rank) {
     fail(type, label,
@@ -83,93 +85,93 @@ using T = MLOperandDataType;
 // reduceL1/Product/Sum/SumSquare: the spec's float32, float16, int32, uint32, plus the 64-bit
 // integers; reduceMax/Min take every numeric type; the rest are float only.
 const std::vector<T> kSumTypes = {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64};
+}  // namespace
 
-[[maybe_unused]] const bool registered = [] {
-  for (const char* type : {"reduceL1", "reduceProduct", "reduceSum", "reduceSumSquare"}) {
-    registerOpLimits(type, {{"input", anyRank(kSumTypes)}, {"output", anyRank(kSumTypes)}});
+void registerReductionLimits(OpLimitsTable& table) {
+  for (OpType type :
+       {OpType::ReduceL1, OpType::ReduceProduct, OpType::ReduceSum, OpType::ReduceSumSquare}) {
+    table.set(type, {{"input", anyRank(kSumTypes)}, {"output", anyRank(kSumTypes)}});
   }
-  for (const char* type : {"reduceL2", "reduceLogSum", "reduceLogSumExp", "reduceMean"}) {
-    registerOpLimits(type, {{"input", anyRank(types::kFloat)}, {"output", anyRank(types::kFloat)}});
+  for (OpType type :
+       {OpType::ReduceL2, OpType::ReduceLogSum, OpType::ReduceLogSumExp, OpType::ReduceMean}) {
+    table.set(type, {{"input", anyRank(types::kFloat)}, {"output", anyRank(types::kFloat)}});
   }
-  for (const char* type : {"reduceMax", "reduceMin"}) {
-    registerOpLimits(type,
-                     {{"input", anyRank(types::kNumeric)}, {"output", anyRank(types::kNumeric)}});
+  for (OpType type : {OpType::ReduceMax, OpType::ReduceMin}) {
+    table.set(type, {{"input", anyRank(types::kNumeric)}, {"output", anyRank(types::kNumeric)}});
   }
-  for (const char* type : {"argMin", "argMax"}) {
-    registerOpLimits(type, {{"input", rank(types::kNumeric, 1, kMaxRank)},
-                            {"output", anyRank({T::Int32, T::Int64})}});
+  for (OpType type : {OpType::ArgMin, OpType::ArgMax}) {
+    table.set(type, {{"input", rank(types::kNumeric, 1, kMaxRank)},
+                     {"output", anyRank({T::Int32, T::Int64})}});
   }
-  registerOpLimits("cumulativeSum", {{"input", rank(types::kNumeric, 1, kMaxRank)},
-                                     {"output", rank(types::kNumeric, 1, kMaxRank)}});
-  return true;
-}();
-
-MLOperand reduce(MLGraphBuilder& builder, std::string_view type, const MLOperand& input,
-                 const MLReduceOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&input});
-  ReduceAttributes attributes;
-  auto output = validateReduce(type, input.descriptor(), options, attributes);
-  return state.addOperation(std::string(type), options.label, {input}, attributes, output);
+  table.set(OpType::CumulativeSum, {{"input", rank(types::kNumeric, 1, kMaxRank)},
+                                    {"output", rank(types::kNumeric, 1, kMaxRank)}});
 }
 
-MLOperand argMinMax(MLGraphBuilder& builder, std::string_view type, const MLOperand& input,
-                    uint32_t axis, const MLArgMinMaxOptions& options) {
-  auto& state = beginOp(builder, type, options.label, {&input});
-  auto output = validateArgMinMax(type, input.descriptor(), axis, options);
-  return state.addOperation(
-      std::string(type), options.label, {input},
-      ArgMinMaxAttributes{axis, options.keepDimensions, options.outputDataType}, output);
+namespace {
+MLOperand reduce(MLGraphBuilder& builder, OpType type, const MLOperand& input,
+                 const MLReduceOptions& options) {
+  OpBuilder op(builder, type, options.label, {&input});
+  ReduceAttributes attributes;
+  auto output = validateReduce(op.call(), input.descriptor(), options, attributes);
+  return op.record({input}, attributes, output);
+}
+
+MLOperand argMinMax(MLGraphBuilder& builder, OpType type, const MLOperand& input, uint32_t axis,
+                    const MLArgMinMaxOptions& options) {
+  OpBuilder op(builder, type, options.label, {&input});
+  auto output = validateArgMinMax(op.call(), input.descriptor(), axis, options);
+  return op.record(
+      {input}, ArgMinMaxAttributes{axis, options.keepDimensions, options.outputDataType}, output);
 }
 }  // namespace
 }  // namespace graph
 
 MLOperand MLGraphBuilder::reduceL1(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceL1", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceL1, input, options);
 }
 MLOperand MLGraphBuilder::reduceL2(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceL2", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceL2, input, options);
 }
 MLOperand MLGraphBuilder::reduceLogSum(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceLogSum", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceLogSum, input, options);
 }
 MLOperand MLGraphBuilder::reduceLogSumExp(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceLogSumExp", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceLogSumExp, input, options);
 }
 MLOperand MLGraphBuilder::reduceMax(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceMax", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceMax, input, options);
 }
 MLOperand MLGraphBuilder::reduceMean(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceMean", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceMean, input, options);
 }
 MLOperand MLGraphBuilder::reduceMin(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceMin", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceMin, input, options);
 }
 MLOperand MLGraphBuilder::reduceProduct(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceProduct", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceProduct, input, options);
 }
 MLOperand MLGraphBuilder::reduceSum(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceSum", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceSum, input, options);
 }
 MLOperand MLGraphBuilder::reduceSumSquare(const MLOperand& input, const MLReduceOptions& options) {
-  return graph::reduce(*this, "reduceSumSquare", input, options);
+  return graph::reduce(*this, graph::OpType::ReduceSumSquare, input, options);
 }
 
 MLOperand MLGraphBuilder::argMin(const MLOperand& input, uint32_t axis,
                                  const MLArgMinMaxOptions& options) {
-  return graph::argMinMax(*this, "argMin", input, axis, options);
+  return graph::argMinMax(*this, graph::OpType::ArgMin, input, axis, options);
 }
 MLOperand MLGraphBuilder::argMax(const MLOperand& input, uint32_t axis,
                                  const MLArgMinMaxOptions& options) {
-  return graph::argMinMax(*this, "argMax", input, axis, options);
+  return graph::argMinMax(*this, graph::OpType::ArgMax, input, axis, options);
 }
 
 MLOperand MLGraphBuilder::cumulativeSum(const MLOperand& input, uint32_t axis,
                                         const MLCumulativeSumOptions& options) {
-  auto& state = graph::beginOp(*this, "cumulativeSum", options.label, {&input});
-  auto output = graph::validateCumulativeSum(options.label, input.descriptor(), axis);
-  return state.addOperation(
-      "cumulativeSum", options.label, {input},
-      graph::CumulativeSumAttributes{axis, options.exclusive, options.reversed}, output);
+  graph::OpBuilder op(*this, graph::OpType::CumulativeSum, options.label, {&input});
+  auto output = graph::validateCumulativeSum(op.call(), input.descriptor(), axis);
+  return op.record(
+      {input}, graph::CumulativeSumAttributes{axis, options.exclusive, options.reversed}, output);
 }
 
 }  // namespace webnn

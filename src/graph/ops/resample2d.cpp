@@ -6,16 +6,19 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateResample2d(std::string_view label, const MLOperandDescriptor& input,
-                                       MLResample2dOptions& options) {
-  constexpr std::string_view type = "resample2d";
-  checkOperandLimits(type, label, "input", input);
+MLOperandDescriptor validateResample2d(const OpCall& call, const MLOperandDescriptor& input,
+                                       const MLResample2dOptions& requested,
+                                       Resample2dAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
+  MLResample2dOptions options = requested;
   const std::vector<uint32_t> axes = options.axes.value_or(std::vector<uint32_t>{2, 3});
   if (axes.size() != 2) fail(type, label, "axes must have 2 values, got " + shapeToString(axes));
   checkAxes(type, label, axes, input.shape.size());
@@ -25,7 +28,8 @@ MLOperandDescriptor validateResample2d(std::string_view label, const MLOperandDe
   std::vector<float> scales(2);
   if (options.sizes) {
     const auto& sizes = *options.sizes;
-    if (sizes.size() != 2) fail(type, label, "sizes must have 2 values, got " + shapeToString(sizes));
+    if (sizes.size() != 2)
+      fail(type, label, "sizes must have 2 values, got " + shapeToString(sizes));
     for (size_t i = 0; i < 2; ++i) {
       if (sizes[i] == 0) fail(type, label, "sizes must be > 0, got " + shapeToString(sizes));
       shape[axes[i]] = sizes[i];
@@ -52,21 +56,26 @@ MLOperandDescriptor validateResample2d(std::string_view label, const MLOperandDe
   }
   options.scales = scales;
   MLOperandDescriptor output{input.dataType, shape};
-  checkOperandLimits(type, label, "output", output);
+  checkOperandLimits(call, "output", output);
+  attributes.mode = options.mode;
+  attributes.scales = {scales[0], scales[1]};
+  attributes.sizes = {shape[axes[0]], shape[axes[1]]};
+  attributes.axes = {axes[0], axes[1]};
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = registerOpLimits(
-    "resample2d", {{"input", rank(types::kFloat, 4, 4)}, {"output", rank(types::kFloat, 4, 4)}});
-}  // namespace
+void registerResample2dLimits(OpLimitsTable& table) {
+  table.set(OpType::Resample2d,
+            {{"input", rank(types::kFloat, 4, 4)}, {"output", rank(types::kFloat, 4, 4)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::resample2d(const MLOperand& input, const MLResample2dOptions& options) {
-  auto& state = graph::beginOp(*this, "resample2d", options.label, {&input});
-  MLResample2dOptions resolved = options;
-  auto output = graph::validateResample2d(options.label, input.descriptor(), resolved);
-  return state.addOperation("resample2d", options.label, {input}, resolved, output);
+  graph::OpBuilder op(*this, graph::OpType::Resample2d, options.label, {&input});
+  graph::Resample2dAttributes attributes;
+  auto output = graph::validateResample2d(op.call(), input.descriptor(), options, attributes);
+  return op.record({input}, attributes, output);
 }
 
 }  // namespace webnn

@@ -3,15 +3,18 @@
 
 #include <string_view>
 
+#include "graph/attributes.h"
+#include "graph/op_limits.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
-// Validates resample2d and resolves `options` in place: axes filled ([2, 3] by default), sizes
-// filled with the output sizes along the axes, and scales set to the ratio the kernel maps
-// coordinates with (the given scales, or outputSize / inputSize when sizes were given).
-MLOperandDescriptor validateResample2d(std::string_view label, const MLOperandDescriptor& input,
-                                       MLResample2dOptions& options);
+// Validates resample2d and fills `attributes` with the resolved options: axes ([2, 3] by
+// default), sizes (the output sizes along the axes), and scales (the ratio the kernel maps
+// coordinates with: the given scales, or outputSize / inputSize when sizes were given).
+MLOperandDescriptor validateResample2d(const OpCall& call, const MLOperandDescriptor& input,
+                                       const MLResample2dOptions& options,
+                                       Resample2dAttributes& attributes);
 
 }  // namespace webnn::graph

@@ -3,26 +3,26 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-void checkOutputDescriptor(std::string_view type, std::string_view label,
-                           const MLOperandDescriptor& output) {
-  checkOperandLimits(type, label, "output", output);
+void checkOutputDescriptor(const OpCall& call, const MLOperandDescriptor& output) {
+  checkOperandLimits(call, "output", output);
   try {
     (void)output.byteLength();
   } catch (const Error&) {
-    fail(type, label, "the output " + shapeToString(output.shape) + " is too large");
+    fail(call.name(), call.label, "the output " + shapeToString(output.shape) + " is too large");
   }
 }
 
-MLOperandDescriptor validateReshape(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateReshape(const OpCall& call, const MLOperandDescriptor& input,
                                     const std::vector<uint32_t>& newShape) {
-  constexpr std::string_view type = "reshape";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const uint64_t total = input.elementCount();
   uint64_t count = 1;
   bool tooMany = false;
@@ -40,22 +40,25 @@ MLOperandDescriptor validateReshape(std::string_view label, const MLOperandDescr
              shapeToString(input.shape));
   }
   MLOperandDescriptor output{input.dataType, newShape};
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-MLOperandDescriptor validateTranspose(const MLOperandDescriptor& input,
-                                      MLTransposeOptions& options) {
-  constexpr std::string_view type = "transpose";
-  const std::string_view label = options.label;
-  checkOperandLimits(type, label, "input", input);
+MLOperandDescriptor validateTranspose(const OpCall& call, const MLOperandDescriptor& input,
+                                      const MLTransposeOptions& options,
+                                      TransposeAttributes& attributes) {
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
-  if (!options.permutation) {
-    std::vector<uint32_t> reversed(rank);
-    for (size_t i = 0; i < rank; ++i) reversed[i] = static_cast<uint32_t>(rank - 1 - i);
-    options.permutation = std::move(reversed);
+  if (options.permutation) {
+    attributes.permutation = *options.permutation;
+  } else {
+    attributes.permutation.resize(rank);
+    for (size_t i = 0; i < rank; ++i) {
+      attributes.permutation[i] = static_cast<uint32_t>(rank - 1 - i);
+    }
   }
-  const auto& permutation = *options.permutation;
+  const auto& permutation = attributes.permutation;
   if (permutation.size() != rank) {
     fail(type, label,
          "permutation " + shapeToString(permutation) + " must have " + std::to_string(rank) +
@@ -67,10 +70,10 @@ MLOperandDescriptor validateTranspose(const MLOperandDescriptor& input,
   return output;
 }
 
-MLOperandDescriptor validateExpand(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateExpand(const OpCall& call, const MLOperandDescriptor& input,
                                    const std::vector<uint32_t>& newShape) {
-  constexpr std::string_view type = "expand";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   for (uint32_t dimension : newShape) {
     if (dimension == 0) {
       fail(type, label, "newShape " + shapeToString(newShape) + " has a dimension of 0");
@@ -82,14 +85,14 @@ MLOperandDescriptor validateExpand(std::string_view label, const MLOperandDescri
              "newShape " + shapeToString(newShape));
   }
   MLOperandDescriptor output{input.dataType, newShape};
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-MLOperandDescriptor validateTile(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateTile(const OpCall& call, const MLOperandDescriptor& input,
                                  const std::vector<uint32_t>& repetitions) {
-  constexpr std::string_view type = "tile";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   if (repetitions.size() != input.shape.size()) {
     fail(type, label,
          "repetitions " + shapeToString(repetitions) + " must have " +
@@ -103,80 +106,80 @@ MLOperandDescriptor validateTile(std::string_view label, const MLOperandDescript
     output.shape[i] =
         checkedDimension(type, label, uint64_t{input.shape[i]} * uint64_t{repetitions[i]});
   }
-  checkOutputDescriptor(type, label, output);
+  checkOutputDescriptor(call, output);
   return output;
 }
 
-MLOperandDescriptor validateReverse(const MLOperandDescriptor& input, MLReverseOptions& options) {
-  constexpr std::string_view type = "reverse";
-  checkOperandLimits(type, options.label, "input", input);
+MLOperandDescriptor validateReverse(const OpCall& call, const MLOperandDescriptor& input,
+                                    const MLReverseOptions& options,
+                                    ReverseAttributes& attributes) {
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
-  if (!options.axes) {
-    std::vector<uint32_t> all(rank);
-    for (size_t i = 0; i < rank; ++i) all[i] = static_cast<uint32_t>(i);
-    options.axes = std::move(all);
+  if (options.axes) {
+    attributes.axes = *options.axes;
+  } else {
+    attributes.axes.resize(rank);
+    for (size_t i = 0; i < rank; ++i) attributes.axes[i] = static_cast<uint32_t>(i);
   }
-  checkAxes(type, options.label, *options.axes, rank);
+  checkAxes(call.name(), call.label, attributes.axes, rank);
   return input;
 }
 
-MLOperandDescriptor validateTriangular(std::string_view label, const MLOperandDescriptor& input) {
-  checkOperandLimits("triangular", label, "input", input);
+MLOperandDescriptor validateTriangular(const OpCall& call, const MLOperandDescriptor& input) {
+  checkOperandLimits(call, "input", input);
   return input;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  for (const char* type : {"reshape", "transpose", "expand", "tile", "reverse"}) {
-    registerOpLimits(type, {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
+void registerShapeOpLimits(OpLimitsTable& table) {
+  for (OpType type :
+       {OpType::Reshape, OpType::Transpose, OpType::Expand, OpType::Tile, OpType::Reverse}) {
+    table.set(type, {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
   }
-  registerOpLimits("triangular", {{"input", rank(types::kAll, 2, kMaxRank)},
-                                  {"output", rank(types::kAll, 2, kMaxRank)}});
-  return true;
-}();
-}  // namespace
+  table.set(OpType::Triangular, {{"input", rank(types::kAll, 2, kMaxRank)},
+                                 {"output", rank(types::kAll, 2, kMaxRank)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::reshape(const MLOperand& input, const std::vector<uint32_t>& newShape,
                                   const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "reshape", options.label, {&input});
-  auto output = graph::validateReshape(options.label, input.descriptor(), newShape);
-  return state.addOperation("reshape", options.label, {input}, newShape, output);
+  graph::OpBuilder op(*this, graph::OpType::Reshape, options.label, {&input});
+  auto output = graph::validateReshape(op.call(), input.descriptor(), newShape);
+  return op.record({input}, {}, output);
 }
 
 MLOperand MLGraphBuilder::transpose(const MLOperand& input, const MLTransposeOptions& options) {
-  auto& state = graph::beginOp(*this, "transpose", options.label, {&input});
-  MLTransposeOptions resolved = options;
-  auto output = graph::validateTranspose(input.descriptor(), resolved);
-  return state.addOperation("transpose", options.label, {input}, resolved, output);
+  graph::OpBuilder op(*this, graph::OpType::Transpose, options.label, {&input});
+  graph::TransposeAttributes attributes;
+  auto output = graph::validateTranspose(op.call(), input.descriptor(), options, attributes);
+  return op.record({input}, std::move(attributes), output);
 }
 
 MLOperand MLGraphBuilder::expand(const MLOperand& input, const std::vector<uint32_t>& newShape,
                                  const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "expand", options.label, {&input});
-  auto output = graph::validateExpand(options.label, input.descriptor(), newShape);
-  return state.addOperation("expand", options.label, {input}, {}, output);
+  graph::OpBuilder op(*this, graph::OpType::Expand, options.label, {&input});
+  auto output = graph::validateExpand(op.call(), input.descriptor(), newShape);
+  return op.record({input}, {}, output);
 }
 
 MLOperand MLGraphBuilder::tile(const MLOperand& input, const std::vector<uint32_t>& repetitions,
                                const MLOperatorOptions& options) {
-  auto& state = graph::beginOp(*this, "tile", options.label, {&input});
-  auto output = graph::validateTile(options.label, input.descriptor(), repetitions);
-  return state.addOperation("tile", options.label, {input}, graph::TileAttributes{repetitions},
-                            output);
+  graph::OpBuilder op(*this, graph::OpType::Tile, options.label, {&input});
+  auto output = graph::validateTile(op.call(), input.descriptor(), repetitions);
+  return op.record({input}, graph::TileAttributes{repetitions}, output);
 }
 
 MLOperand MLGraphBuilder::reverse(const MLOperand& input, const MLReverseOptions& options) {
-  auto& state = graph::beginOp(*this, "reverse", options.label, {&input});
-  MLReverseOptions resolved = options;
-  auto output = graph::validateReverse(input.descriptor(), resolved);
-  return state.addOperation("reverse", options.label, {input}, resolved, output);
+  graph::OpBuilder op(*this, graph::OpType::Reverse, options.label, {&input});
+  graph::ReverseAttributes attributes;
+  auto output = graph::validateReverse(op.call(), input.descriptor(), options, attributes);
+  return op.record({input}, std::move(attributes), output);
 }
 
 MLOperand MLGraphBuilder::triangular(const MLOperand& input, const MLTriangularOptions& options) {
-  auto& state = graph::beginOp(*this, "triangular", options.label, {&input});
-  auto output = graph::validateTriangular(options.label, input.descriptor());
-  return state.addOperation("triangular", options.label, {input}, options, output);
+  graph::OpBuilder op(*this, graph::OpType::Triangular, options.label, {&input});
+  auto output = graph::validateTriangular(op.call(), input.descriptor());
+  return op.record({input}, graph::TriangularAttributes{options.upper, options.diagonal}, output);
 }
 
 }  // namespace webnn

@@ -2,6 +2,8 @@
 #include "core/element.h"
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/activations.h"
+#include "graph/ops/registration.h"
 #include "graph/ops/shape_ops.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
@@ -9,10 +11,10 @@
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateSlice(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validateSlice(const OpCall& call, const MLOperandDescriptor& input,
                                   SliceAttributes& attributes) {
-  constexpr std::string_view type = "slice";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   const auto rankText = std::to_string(rank);
   if (attributes.starts.size() != rank) {
@@ -54,10 +56,10 @@ MLOperandDescriptor validateSlice(std::string_view label, const MLOperandDescrip
   return output;
 }
 
-MLOperandDescriptor validatePad(std::string_view label, const MLOperandDescriptor& input,
+MLOperandDescriptor validatePad(const OpCall& call, const MLOperandDescriptor& input,
                                 PadAttributes& attributes) {
-  constexpr std::string_view type = "pad";
-  checkOperandLimits(type, label, "input", input);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "input", input);
   const size_t rank = input.shape.size();
   if (attributes.beginningPadding.size() != rank || attributes.endingPadding.size() != rank) {
     fail(type, label,
@@ -82,39 +84,36 @@ MLOperandDescriptor validatePad(std::string_view label, const MLOperandDescripto
     }
     output.shape[i] = checkedDimension(type, label, uint64_t{size} + begin + end);
   }
-  checkOutputDescriptor(type, label, output);
-  // Cast value to the input's data type (the spec's "casting" of an MLNumber).
-  std::byte scratch[8] = {};
-  storeElement(input.dataType, scratch, 0, attributes.value);
-  attributes.value = loadElement(input.dataType, scratch, 0);
+  checkOutputDescriptor(call, output);
+  // Cast value to the input's data type (the spec's "casting" of an MLNumber; exact for
+  // int64/uint64).
+  attributes.value = castNumber(attributes.value, input.dataType);
   return output;
 }
 
-namespace {
-[[maybe_unused]] const bool registered = [] {
-  registerOpLimits("slice", {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
-  registerOpLimits("pad", {{"input", rank(types::kAll, 1, kMaxRank)},
-                           {"output", rank(types::kAll, 1, kMaxRank)}});
-  return true;
-}();
-}  // namespace
+void registerSlicePadLimits(OpLimitsTable& table) {
+  table.set(OpType::Slice, {{"input", anyRank(types::kAll)}, {"output", anyRank(types::kAll)}});
+  table.set(OpType::Pad, {{"input", rank(types::kAll, 1, kMaxRank)},
+                          {"output", rank(types::kAll, 1, kMaxRank)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::slice(const MLOperand& input, const std::vector<uint32_t>& starts,
                                 const std::vector<uint32_t>& sizes, const MLSliceOptions& options) {
-  auto& state = graph::beginOp(*this, "slice", options.label, {&input});
+  graph::OpBuilder op(*this, graph::OpType::Slice, options.label, {&input});
   graph::SliceAttributes attributes{starts, sizes, options.strides};
-  auto output = graph::validateSlice(options.label, input.descriptor(), attributes);
-  return state.addOperation("slice", options.label, {input}, attributes, output);
+  auto output = graph::validateSlice(op.call(), input.descriptor(), attributes);
+  return op.record({input}, std::move(attributes), output);
 }
 
 MLOperand MLGraphBuilder::pad(const MLOperand& input, const std::vector<uint32_t>& beginningPadding,
                               const std::vector<uint32_t>& endingPadding,
                               const MLPadOptions& options) {
-  auto& state = graph::beginOp(*this, "pad", options.label, {&input});
+  graph::OpBuilder op(*this, graph::OpType::Pad, options.label, {&input});
   graph::PadAttributes attributes{beginningPadding, endingPadding, options.mode, options.value};
-  auto output = graph::validatePad(options.label, input.descriptor(), attributes);
-  return state.addOperation("pad", options.label, {input}, attributes, output);
+  auto output = graph::validatePad(op.call(), input.descriptor(), attributes);
+  return op.record({input}, std::move(attributes), output);
 }
 
 }  // namespace webnn

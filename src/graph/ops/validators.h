@@ -6,20 +6,19 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/op_limits.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
 // elementwise_binary.cpp
-MLOperandDescriptor validateElementwiseBinary(std::string_view type, std::string_view label,
-                                              const MLOperandDescriptor& a,
+MLOperandDescriptor validateElementwiseBinary(const OpCall& call, const MLOperandDescriptor& a,
                                               const MLOperandDescriptor& b);
 // elementwise_unary.cpp (unary math ops and simple activations: same shape and type out)
-MLOperandDescriptor validateElementwiseUnary(std::string_view type, std::string_view label,
-                                             const MLOperandDescriptor& input);
+MLOperandDescriptor validateElementwiseUnary(const OpCall& call, const MLOperandDescriptor& input);
 // matmul.cpp
-MLOperandDescriptor validateMatmul(std::string_view label, const MLOperandDescriptor& a,
+MLOperandDescriptor validateMatmul(const OpCall& call, const MLOperandDescriptor& a,
                                    const MLOperandDescriptor& b);
 
 }  // namespace webnn::graph

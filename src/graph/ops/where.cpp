@@ -4,19 +4,20 @@
 
 #include "graph/builder_state.h"
 #include "graph/op_limits.h"
+#include "graph/ops/registration.h"
 #include "graph/validation.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
 namespace graph {
 
-MLOperandDescriptor validateWhere(std::string_view label, const MLOperandDescriptor& condition,
+MLOperandDescriptor validateWhere(const OpCall& call, const MLOperandDescriptor& condition,
                                   const MLOperandDescriptor& trueValue,
                                   const MLOperandDescriptor& falseValue) {
-  constexpr std::string_view type = "where";
-  checkOperandLimits(type, label, "condition", condition);
-  checkOperandLimits(type, label, "trueValue", trueValue);
-  checkOperandLimits(type, label, "falseValue", falseValue);
+  const std::string_view type = call.name(), label = call.label;
+  checkOperandLimits(call, "condition", condition);
+  checkOperandLimits(call, "trueValue", trueValue);
+  checkOperandLimits(call, "falseValue", falseValue);
   checkSameDataType(type, label, "trueValue", trueValue, "falseValue", falseValue);
   auto values = broadcastShapes(trueValue.shape, falseValue.shape);
   if (!values) {
@@ -33,22 +34,22 @@ MLOperandDescriptor validateWhere(std::string_view label, const MLOperandDescrip
   return {trueValue.dataType, *shape};
 }
 
-namespace {
-[[maybe_unused]] const bool registered =
-    registerOpLimits("where", {{"condition", anyRank(types::kUint8)},
-                               {"trueValue", anyRank(types::kAll)},
-                               {"falseValue", anyRank(types::kAll)},
-                               {"output", anyRank(types::kAll)}});
-}  // namespace
+void registerWhereLimits(OpLimitsTable& table) {
+  table.set(OpType::Where, {{"condition", anyRank(types::kUint8)},
+                            {"trueValue", anyRank(types::kAll)},
+                            {"falseValue", anyRank(types::kAll)},
+                            {"output", anyRank(types::kAll)}});
+}
+
 }  // namespace graph
 
 MLOperand MLGraphBuilder::where(const MLOperand& condition, const MLOperand& trueValue,
                                 const MLOperand& falseValue, const MLOperatorOptions& options) {
-  auto& state =
-      graph::beginOp(*this, "where", options.label, {&condition, &trueValue, &falseValue});
-  auto output = graph::validateWhere(options.label, condition.descriptor(), trueValue.descriptor(),
+  graph::OpBuilder op(*this, graph::OpType::Where, options.label,
+                      {&condition, &trueValue, &falseValue});
+  auto output = graph::validateWhere(op.call(), condition.descriptor(), trueValue.descriptor(),
                                      falseValue.descriptor());
-  return state.addOperation("where", options.label, {condition, trueValue, falseValue}, {}, output);
+  return op.record({condition, trueValue, falseValue}, {}, output);
 }
 
 }  // namespace webnn

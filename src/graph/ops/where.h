@@ -3,11 +3,12 @@
 
 #include <string_view>
 
+#include "graph/op_limits.h"
 #include "webnn/types.h"
 
 namespace webnn::graph {
 
-MLOperandDescriptor validateWhere(std::string_view label, const MLOperandDescriptor& condition,
+MLOperandDescriptor validateWhere(const OpCall& call, const MLOperandDescriptor& condition,
                                   const MLOperandDescriptor& trueValue,
                                   const MLOperandDescriptor& falseValue);
 

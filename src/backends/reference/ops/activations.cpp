@@ -2,8 +2,9 @@
 // paths (relu, prelu, clamp) are exact.
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/activations.h"
 
 namespace webnn::reference {
@@ -21,7 +22,7 @@ void mapFloats(const KernelContext& context, F f) {
       T* po = out.as<T>();
       for (uint64_t i = 0; i < count; ++i) po[i] = fromDouble<T>(f(toDouble(pi[i])));
     } else {
-      throwOperationError(context.operation().type + ": only float32 and float16 are supported");
+      throwOperationError(context.opName() + ": only float32 and float16 are supported");
     }
   });
 }
@@ -84,36 +85,62 @@ void prelu(const KernelContext& context) {
   });
 }
 
-// clamp with the bounds already cast to the input's type; NaN passes through.
+// A clamp bound as a value of the integer type T: exact for int64/uint64, saturated to T's range
+// (the bounds validation cast already lie inside it).
+template <class T>
+T integerBound(const MLNumber& bound) {
+  if constexpr (std::is_same_v<T, uint64_t>) {
+    return bound.toUint64();
+  } else if constexpr (std::is_signed_v<T>) {
+    const int64_t value = bound.toInt64();
+    if (value < static_cast<int64_t>(std::numeric_limits<T>::lowest())) {
+      return std::numeric_limits<T>::lowest();
+    }
+    if (value > static_cast<int64_t>(std::numeric_limits<T>::max())) {
+      return std::numeric_limits<T>::max();
+    }
+    return static_cast<T>(value);
+  } else {
+    const uint64_t value = bound.toUint64();
+    if (value > static_cast<uint64_t>(std::numeric_limits<T>::max())) {
+      return std::numeric_limits<T>::max();
+    }
+    return static_cast<T>(value);
+  }
+}
+
+// clamp with the bounds already cast to the input's type; NaN passes through. Integer types
+// clamp exactly (int64/uint64 bounds beyond 2^53 included).
 void clamp(const KernelContext& context) {
-  const auto& options = context.attributes<MLClampOptions>();
+  const auto& attributes = context.attributes<graph::ClampAttributes>();
   const Tensor in = context.input(0);
   const Tensor out = context.output(0);
   const uint64_t count = out.elementCount();
   visitDataType(out.dataType(), [&]<class T>(TypeTag<T>) {
     if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, Uint4>) {
-      const auto low = static_cast<int64_t>(options.minValue);
-      const auto high = static_cast<int64_t>(options.maxValue);
+      const int64_t low = attributes.minValue.toInt64();
+      const int64_t high = attributes.maxValue.toInt64();
       for (uint64_t i = 0; i < count; ++i) {
         const int64_t x = loadInteger(in.dataType(), in.data, i);
         storeInteger(out.dataType(), out.data, i, x < low ? low : (x > high ? high : x));
       }
     } else if constexpr (kIsFloat<T>) {
+      const double low = attributes.minValue.toDouble();
+      const double high = attributes.maxValue.toDouble();
       const T* pi = in.as<T>();
       T* po = out.as<T>();
       for (uint64_t i = 0; i < count; ++i) {
         const double x = toDouble(pi[i]);
-        po[i] = fromDouble<T>(x < options.minValue ? options.minValue
-                                                   : (x > options.maxValue ? options.maxValue : x));
+        po[i] = fromDouble<T>(x < low ? low : (x > high ? high : x));
       }
     } else {
-      // Integer bounds: exact (fromDouble saturates the bounds that lie outside T).
-      const T low = fromDouble<T>(options.minValue);
-      const T high = fromDouble<T>(options.maxValue);
+      const T low = integerBound<T>(attributes.minValue);
+      const T high = integerBound<T>(attributes.maxValue);
       const T* pi = in.as<T>();
       T* po = out.as<T>();
-      for (uint64_t i = 0; i < count; ++i)
+      for (uint64_t i = 0; i < count; ++i) {
         po[i] = pi[i] < low ? low : (pi[i] > high ? high : pi[i]);
+      }
     }
   });
 }
@@ -148,53 +175,54 @@ void softmax(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("relu", relu);
-  registerKernel("prelu", prelu);
-  registerKernel("clamp", clamp);
-  registerKernel("softmax", softmax);
-  registerKernel("elu", [](const KernelContext& c) {
-    const double alpha = c.attributes<MLEluOptions>().alpha;
+}  // namespace
+
+void registerActivationKernels(KernelTable& table) {
+  table.set(graph::OpType::Relu, relu);
+  table.set(graph::OpType::Prelu, prelu);
+  table.set(graph::OpType::Clamp, clamp);
+  table.set(graph::OpType::Softmax, softmax);
+  table.set(graph::OpType::Elu, [](const KernelContext& c) {
+    const double alpha = c.attributes<graph::EluAttributes>().alpha;
     mapFloats(c, [alpha](double x) { return x > 0 ? x : alpha * std::expm1(x); });
   });
-  registerKernel("gelu", [](const KernelContext& c) {
+  table.set(graph::OpType::Gelu, [](const KernelContext& c) {
     mapFloats(c, [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); });
   });
-  registerKernel("hardSigmoid", [](const KernelContext& c) {
-    const auto& options = c.attributes<MLHardSigmoidOptions>();
+  table.set(graph::OpType::HardSigmoid, [](const KernelContext& c) {
+    const auto& options = c.attributes<graph::HardSigmoidAttributes>();
     mapFloats(c, [&options](double x) {
       const double y = options.alpha * x + options.beta;
       return y < 0 ? 0.0 : (y > 1 ? 1.0 : y);
     });
   });
-  registerKernel("hardSwish", [](const KernelContext& c) {
+  table.set(graph::OpType::HardSwish, [](const KernelContext& c) {
     mapFloats(c, [](double x) {
       const double y = x + 3;
       return x * (y < 0 ? 0.0 : (y > 6 ? 6.0 : y)) / 6;
     });
   });
-  registerKernel("leakyRelu", [](const KernelContext& c) {
-    const double alpha = c.attributes<MLLeakyReluOptions>().alpha;
+  table.set(graph::OpType::LeakyRelu, [](const KernelContext& c) {
+    const double alpha = c.attributes<graph::LeakyReluAttributes>().alpha;
     mapFloats(c, [alpha](double x) { return x < 0 ? alpha * x : x; });
   });
-  registerKernel("linear", [](const KernelContext& c) {
-    const auto& options = c.attributes<MLLinearOptions>();
+  table.set(graph::OpType::Linear, [](const KernelContext& c) {
+    const auto& options = c.attributes<graph::LinearAttributes>();
     mapFloats(c, [&options](double x) { return options.alpha * x + options.beta; });
   });
-  registerKernel("sigmoid", [](const KernelContext& c) {
+  table.set(graph::OpType::Sigmoid, [](const KernelContext& c) {
     mapFloats(c, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
   });
-  registerKernel("softplus", [](const KernelContext& c) {
+  table.set(graph::OpType::Softplus, [](const KernelContext& c) {
     // log(1 + exp(x)), in a form that does not overflow for large x.
     mapFloats(
         c, [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); });
   });
-  registerKernel("softsign", [](const KernelContext& c) {
+  table.set(graph::OpType::Softsign, [](const KernelContext& c) {
     mapFloats(c, [](double x) { return x / (1.0 + std::fabs(x)); });
   });
-  registerKernel(
-      "tanh", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tanh(x); }); });
+  table.set(graph::OpType::Tanh,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tanh(x); }); });
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -4,7 +4,7 @@
 //   the target's range, NaN gives 0;
 // - integer to float: nearest representable value, rounded once (int64/uint64 convert directly);
 // - integer to integer: the lowest N bits, two's complement (int64/uint64 exact, no double).
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -38,9 +38,10 @@ void cast(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("cast", cast);
+}  // namespace
+
+void registerCastKernels(KernelTable& table) {
+  table.set(graph::OpType::Cast, cast);
 }
 
-}  // namespace
 }  // namespace webnn::reference

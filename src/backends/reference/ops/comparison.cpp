@@ -2,7 +2,7 @@
 // IEEE values (NaN compares unequal to everything); integers compare exactly.
 #include <type_traits>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -36,35 +36,35 @@ void compareKernel(const KernelContext& context, Predicate predicate) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("equal", [](const KernelContext& c) {
+}  // namespace
+
+void registerComparisonKernels(KernelTable& table) {
+  table.set(graph::OpType::Equal, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return x == y; });
   });
-  registerKernel("notEqual", [](const KernelContext& c) {
+  table.set(graph::OpType::NotEqual, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return !(x == y); });
   });
-  registerKernel("greater", [](const KernelContext& c) {
-    compareKernel(c, [](auto x, auto y) { return x > y; });
-  });
-  registerKernel("greaterOrEqual", [](const KernelContext& c) {
+  table.set(graph::OpType::Greater,
+            [](const KernelContext& c) { compareKernel(c, [](auto x, auto y) { return x > y; }); });
+  table.set(graph::OpType::GreaterOrEqual, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return x >= y; });
   });
-  registerKernel("lesser", [](const KernelContext& c) {
-    compareKernel(c, [](auto x, auto y) { return x < y; });
-  });
-  registerKernel("lesserOrEqual", [](const KernelContext& c) {
+  table.set(graph::OpType::Lesser,
+            [](const KernelContext& c) { compareKernel(c, [](auto x, auto y) { return x < y; }); });
+  table.set(graph::OpType::LesserOrEqual, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return x <= y; });
   });
-  registerKernel("logicalAnd", [](const KernelContext& c) {
+  table.set(graph::OpType::LogicalAnd, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return x != 0 && y != 0; });
   });
-  registerKernel("logicalOr", [](const KernelContext& c) {
+  table.set(graph::OpType::LogicalOr, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return x != 0 || y != 0; });
   });
-  registerKernel("logicalXor", [](const KernelContext& c) {
+  table.set(graph::OpType::LogicalXor, [](const KernelContext& c) {
     compareKernel(c, [](auto x, auto y) { return (x != 0) != (y != 0); });
   });
-  registerKernel("logicalNot", [](const KernelContext& c) {
+  table.set(graph::OpType::LogicalNot, [](const KernelContext& c) {
     const Tensor a = c.input(0);
     const Tensor out = c.output(0);
     const uint8_t* pa = a.as<uint8_t>();
@@ -74,5 +74,4 @@ WEBNN_REFERENCE_KERNELS {
   });
 }
 
-}  // namespace
 }  // namespace webnn::reference

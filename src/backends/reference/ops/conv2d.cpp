@@ -1,7 +1,7 @@
 // conv2d reference kernel: a direct convolution, accumulated in double per output element.
 #include <vector>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/conv2d.h"
 
 namespace webnn::reference {
@@ -18,16 +18,20 @@ uint64_t inputOffset(const std::vector<uint32_t>& s, MLInputOperandLayout layout
 uint64_t filterOffset(const std::vector<uint32_t>& s, MLConv2dFilterOperandLayout layout,
                       uint64_t o, uint64_t i, uint64_t h, uint64_t w) {
   switch (layout) {
-    case MLConv2dFilterOperandLayout::Oihw: return ((o * s[1] + i) * s[2] + h) * s[3] + w;
-    case MLConv2dFilterOperandLayout::Hwio: return ((h * s[1] + w) * s[2] + i) * s[3] + o;
-    case MLConv2dFilterOperandLayout::Ohwi: return ((o * s[1] + h) * s[2] + w) * s[3] + i;
-    case MLConv2dFilterOperandLayout::Ihwo: return ((i * s[1] + h) * s[2] + w) * s[3] + o;
+    case MLConv2dFilterOperandLayout::Oihw:
+      return ((o * s[1] + i) * s[2] + h) * s[3] + w;
+    case MLConv2dFilterOperandLayout::Hwio:
+      return ((h * s[1] + w) * s[2] + i) * s[3] + o;
+    case MLConv2dFilterOperandLayout::Ohwi:
+      return ((o * s[1] + h) * s[2] + w) * s[3] + i;
+    case MLConv2dFilterOperandLayout::Ihwo:
+      return ((i * s[1] + h) * s[2] + w) * s[3] + o;
   }
   return 0;
 }
 
 void conv2d(const KernelContext& context) {
-  const auto& options = context.attributes<MLConv2dOptions>();
+  const auto& options = context.attributes<graph::Conv2dAttributes>();
   const Tensor input = context.input(0);
   const Tensor filter = context.input(1);
   const Tensor output = context.output(0);
@@ -52,18 +56,19 @@ void conv2d(const KernelContext& context) {
           for (uint64_t ic = 0; ic < inputChannelsPerGroup; ++ic) {
             const uint64_t c = group * inputChannelsPerGroup + ic;
             for (uint64_t kh = 0; kh < f.height; ++kh) {
-              const int64_t h = static_cast<int64_t>(oh * options.strides[0] +
-                                                     kh * options.dilations[0]) -
-                                options.padding[0];
+              const int64_t h =
+                  static_cast<int64_t>(oh * options.strides[0] + kh * options.dilations[0]) -
+                  options.padding[0];
               if (h < 0 || h >= static_cast<int64_t>(in.height)) continue;
               for (uint64_t kw = 0; kw < f.width; ++kw) {
-                const int64_t w = static_cast<int64_t>(ow * options.strides[1] +
-                                                       kw * options.dilations[1]) -
-                                  options.padding[2];
+                const int64_t w =
+                    static_cast<int64_t>(ow * options.strides[1] + kw * options.dilations[1]) -
+                    options.padding[2];
                 if (w < 0 || w >= static_cast<int64_t>(in.width)) continue;
-                sum += input.load(inputOffset(input.shape(), options.inputLayout, n, c,
-                                              static_cast<uint64_t>(h), static_cast<uint64_t>(w))) *
-                       filter.load(filterOffset(filter.shape(), options.filterLayout, oc, ic, kh, kw));
+                sum +=
+                    input.load(inputOffset(input.shape(), options.inputLayout, n, c,
+                                           static_cast<uint64_t>(h), static_cast<uint64_t>(w))) *
+                    filter.load(filterOffset(filter.shape(), options.filterLayout, oc, ic, kh, kw));
               }
             }
           }
@@ -74,7 +79,10 @@ void conv2d(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS { registerKernel("conv2d", conv2d); }
-
 }  // namespace
+
+void registerConv2dKernels(KernelTable& table) {
+  table.set(graph::OpType::Conv2d, conv2d);
+}
+
 }  // namespace webnn::reference

@@ -2,7 +2,7 @@
 // accumulator of the output's size, then rounds once.
 #include <vector>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/conv2d.h"
 #include "graph/ops/conv_transpose2d.h"
 
@@ -19,15 +19,18 @@ uint64_t tensorOffset(const std::vector<uint32_t>& s, MLInputOperandLayout layou
 uint64_t filterOffset(const std::vector<uint32_t>& s, MLConvTranspose2dFilterOperandLayout layout,
                       uint64_t i, uint64_t o, uint64_t h, uint64_t w) {
   switch (layout) {
-    case MLConvTranspose2dFilterOperandLayout::Iohw: return ((i * s[1] + o) * s[2] + h) * s[3] + w;
-    case MLConvTranspose2dFilterOperandLayout::Hwoi: return ((h * s[1] + w) * s[2] + o) * s[3] + i;
-    case MLConvTranspose2dFilterOperandLayout::Ohwi: return ((o * s[1] + h) * s[2] + w) * s[3] + i;
+    case MLConvTranspose2dFilterOperandLayout::Iohw:
+      return ((i * s[1] + o) * s[2] + h) * s[3] + w;
+    case MLConvTranspose2dFilterOperandLayout::Hwoi:
+      return ((h * s[1] + w) * s[2] + o) * s[3] + i;
+    case MLConvTranspose2dFilterOperandLayout::Ohwi:
+      return ((o * s[1] + h) * s[2] + w) * s[3] + i;
   }
   return 0;
 }
 
 void convTranspose2d(const KernelContext& context) {
-  const auto& options = context.attributes<MLConvTranspose2dOptions>();
+  const auto& options = context.attributes<graph::ConvTranspose2dAttributes>();
   const Tensor input = context.input(0);
   const Tensor filter = context.input(1);
   const Tensor output = context.output(0);
@@ -49,21 +52,23 @@ void convTranspose2d(const KernelContext& context) {
       const uint64_t group = ic / inputChannelsPerGroup;
       for (uint64_t ih = 0; ih < in.height; ++ih) {
         for (uint64_t iw = 0; iw < in.width; ++iw) {
-          const double x = input.load(tensorOffset(input.shape(), options.inputLayout, n, ic, ih, iw));
+          const double x =
+              input.load(tensorOffset(input.shape(), options.inputLayout, n, ic, ih, iw));
           for (uint64_t o = 0; o < outputChannelsPerGroup; ++o) {
             const uint64_t oc = group * outputChannelsPerGroup + o;
             for (uint64_t kh = 0; kh < f.height; ++kh) {
-              const int64_t h = static_cast<int64_t>(ih * options.strides[0] +
-                                                     kh * options.dilations[0]) -
-                                options.padding[0];
+              const int64_t h =
+                  static_cast<int64_t>(ih * options.strides[0] + kh * options.dilations[0]) -
+                  options.padding[0];
               if (h < 0 || h >= static_cast<int64_t>(out.height)) continue;
               for (uint64_t kw = 0; kw < f.width; ++kw) {
-                const int64_t w = static_cast<int64_t>(iw * options.strides[1] +
-                                                       kw * options.dilations[1]) -
-                                  options.padding[2];
+                const int64_t w =
+                    static_cast<int64_t>(iw * options.strides[1] + kw * options.dilations[1]) -
+                    options.padding[2];
                 if (w < 0 || w >= static_cast<int64_t>(out.width)) continue;
                 at(n, oc, static_cast<uint64_t>(h), static_cast<uint64_t>(w)) +=
-                    x * filter.load(filterOffset(filter.shape(), options.filterLayout, ic, o, kh, kw));
+                    x *
+                    filter.load(filterOffset(filter.shape(), options.filterLayout, ic, o, kh, kw));
               }
             }
           }
@@ -86,7 +91,10 @@ void convTranspose2d(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS { registerKernel("convTranspose2d", convTranspose2d); }
-
 }  // namespace
+
+void registerConvTranspose2dKernels(KernelTable& table) {
+  table.set(graph::OpType::ConvTranspose2d, convTranspose2d);
+}
+
 }  // namespace webnn::reference

@@ -1,7 +1,7 @@
 #include <cmath>
 #include <limits>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -14,7 +14,7 @@ void binaryKernel(const KernelContext& context, Op op) {
   BroadcastIterator iterator(out.shape(), {a.shape(), b.shape()});
   visitDataType(out.dataType(), [&]<class T>(TypeTag<T>) {
     if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, Uint4>) {
-      throwOperationError(context.operation().type + ": int4/uint4 are not supported");
+      throwOperationError(context.opName() + ": int4/uint4 are not supported");
     } else {
       const T* pa = a.as<T>();
       const T* pb = b.as<T>();
@@ -69,8 +69,10 @@ T integerPow(T base, T exponent) {
   return result;
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("add", [](const KernelContext& c) {
+}  // namespace
+
+void registerElementwiseBinaryKernels(KernelTable& table) {
+  table.set(graph::OpType::Add, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>)
         return x + y;
@@ -78,7 +80,7 @@ WEBNN_REFERENCE_KERNELS {
         return wrapAdd(x, y);
     });
   });
-  registerKernel("sub", [](const KernelContext& c) {
+  table.set(graph::OpType::Sub, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>)
         return x - y;
@@ -86,7 +88,7 @@ WEBNN_REFERENCE_KERNELS {
         return wrapSub(x, y);
     });
   });
-  registerKernel("mul", [](const KernelContext& c) {
+  table.set(graph::OpType::Mul, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>)
         return x * y;
@@ -94,7 +96,7 @@ WEBNN_REFERENCE_KERNELS {
         return wrapMul(x, y);
     });
   });
-  registerKernel("div", [](const KernelContext& c) {
+  table.set(graph::OpType::Div, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>) {
         return x / y;
@@ -107,7 +109,7 @@ WEBNN_REFERENCE_KERNELS {
       }
     });
   });
-  registerKernel("max", [](const KernelContext& c) {
+  table.set(graph::OpType::Max, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>) {
         if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<V>::quiet_NaN();
@@ -115,7 +117,7 @@ WEBNN_REFERENCE_KERNELS {
       return x < y ? y : x;
     });
   });
-  registerKernel("min", [](const KernelContext& c) {
+  table.set(graph::OpType::Min, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>) {  // NaN wins on either side
         if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<V>::quiet_NaN();
@@ -123,7 +125,7 @@ WEBNN_REFERENCE_KERNELS {
       return y < x ? y : x;
     });
   });
-  registerKernel("pow", [](const KernelContext& c) {
+  table.set(graph::OpType::Pow, [](const KernelContext& c) {
     binaryKernel(c, []<class V>(V x, V y) -> V {
       if constexpr (std::is_floating_point_v<V>) {
         return std::pow(x, y);
@@ -134,5 +136,4 @@ WEBNN_REFERENCE_KERNELS {
   });
 }
 
-}  // namespace
 }  // namespace webnn::reference

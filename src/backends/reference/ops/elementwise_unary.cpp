@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -17,7 +17,7 @@ void mapElements(const KernelContext& context, FloatOp floatOp, IntegerOp intege
   const uint64_t count = out.elementCount();
   visitDataType(out.dataType(), [&]<class T>(TypeTag<T>) {
     if constexpr (std::is_same_v<T, Int4> || std::is_same_v<T, Uint4>) {
-      throwOperationError(context.operation().type + ": int4/uint4 are not supported");
+      throwOperationError(context.opName() + ": int4/uint4 are not supported");
     } else {
       const T* pi = in.as<T>();
       T* po = out.as<T>();
@@ -63,8 +63,10 @@ void predicateKernel(const KernelContext& context, Predicate predicate) {
   for (uint64_t i = 0; i < count; ++i) po[i] = predicate(in.load(i)) ? 1 : 0;
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("abs", [](const KernelContext& c) {
+}  // namespace
+
+void registerElementwiseUnaryKernels(KernelTable& table) {
+  table.set(graph::OpType::Abs, [](const KernelContext& c) {
     mapElements(
         c, [](double x) { return std::fabs(x); },
         []<class T>(T x) -> T {
@@ -72,11 +74,11 @@ WEBNN_REFERENCE_KERNELS {
           return x;
         });
   });
-  registerKernel("neg", [](const KernelContext& c) {
+  table.set(graph::OpType::Neg, [](const KernelContext& c) {
     mapElements(
         c, [](double x) { return -x; }, []<class T>(T x) -> T { return wrapNegate(x); });
   });
-  registerKernel("sign", [](const KernelContext& c) {
+  table.set(graph::OpType::Sign, [](const KernelContext& c) {
     // The spec: 1 if > 0, -1 if < 0, and 0 otherwise (so NaN gives 0, as its emulation does).
     mapElements(
         c, [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); },
@@ -87,40 +89,39 @@ WEBNN_REFERENCE_KERNELS {
           return static_cast<T>(x > 0 ? 1 : 0);
         });
   });
-  registerKernel("identity", [](const KernelContext& c) {
+  table.set(graph::OpType::Identity, [](const KernelContext& c) {
     const Tensor in = c.input(0);
     const Tensor out = c.output(0);
     std::memcpy(out.data, in.data, out.byteLength());
   });
-  registerKernel(
-      "ceil", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::ceil(x); }); });
-  registerKernel("floor", [](const KernelContext& c) {
-    mapFloats(c, [](double x) { return std::floor(x); });
-  });
-  registerKernel("roundEven", [](const KernelContext& c) { mapFloats(c, roundHalfToEven); });
-  registerKernel(
-      "cos", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::cos(x); }); });
-  registerKernel(
-      "sin", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sin(x); }); });
-  registerKernel(
-      "tan", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tan(x); }); });
-  registerKernel(
-      "erf", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::erf(x); }); });
-  registerKernel(
-      "exp", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::exp(x); }); });
-  registerKernel(
-      "log", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::log(x); }); });
-  registerKernel(
-      "sqrt", [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sqrt(x); }); });
-  registerKernel("reciprocal",
-                 [](const KernelContext& c) { mapFloats(c, [](double x) { return 1.0 / x; }); });
-  registerKernel("isNaN", [](const KernelContext& c) {
+  table.set(graph::OpType::Ceil,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::ceil(x); }); });
+  table.set(graph::OpType::Floor,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::floor(x); }); });
+  table.set(graph::OpType::RoundEven,
+            [](const KernelContext& c) { mapFloats(c, roundHalfToEven); });
+  table.set(graph::OpType::Cos,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::cos(x); }); });
+  table.set(graph::OpType::Sin,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sin(x); }); });
+  table.set(graph::OpType::Tan,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::tan(x); }); });
+  table.set(graph::OpType::Erf,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::erf(x); }); });
+  table.set(graph::OpType::Exp,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::exp(x); }); });
+  table.set(graph::OpType::Log,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::log(x); }); });
+  table.set(graph::OpType::Sqrt,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return std::sqrt(x); }); });
+  table.set(graph::OpType::Reciprocal,
+            [](const KernelContext& c) { mapFloats(c, [](double x) { return 1.0 / x; }); });
+  table.set(graph::OpType::IsNaN, [](const KernelContext& c) {
     predicateKernel(c, [](double x) { return std::isnan(x); });
   });
-  registerKernel("isInfinite", [](const KernelContext& c) {
+  table.set(graph::OpType::IsInfinite, [](const KernelContext& c) {
     predicateKernel(c, [](double x) { return std::isinf(x); });
   });
 }
 
-}  // namespace
 }  // namespace webnn::reference

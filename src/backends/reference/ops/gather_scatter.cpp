@@ -19,7 +19,7 @@ void gather(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor indices = context.input(1);
   const Tensor out = context.output(0);
-  const uint32_t axis = context.attributes<MLGatherOptions>().axis;
+  const uint32_t axis = context.attributes<graph::GatherAttributes>().axis;
   const uint64_t outer = product(in.shape(), 0, axis);
   const uint64_t inner = product(in.shape(), axis + 1, in.rank());
   const uint32_t size = in.shape()[axis];
@@ -51,7 +51,7 @@ void gatherElements(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor indices = context.input(1);
   const Tensor out = context.output(0);
-  const uint32_t axis = context.attributes<MLGatherOptions>().axis;
+  const uint32_t axis = context.attributes<graph::GatherAttributes>().axis;
   const auto inStrides = stridesOf(in.shape());
   const ElementMover mover(out.dataType());
   forEachPosition(indices.shape(), [&](uint64_t index, const std::vector<uint32_t>& position) {
@@ -90,7 +90,7 @@ void scatterElements(const KernelContext& context) {
   const Tensor indices = context.input(1);
   const Tensor updates = context.input(2);
   const Tensor out = context.output(0);
-  const uint32_t axis = context.attributes<MLScatterOptions>().axis;
+  const uint32_t axis = context.attributes<graph::ScatterAttributes>().axis;
   std::memcpy(out.data, in.data, out.byteLength());
   const auto outStrides = stridesOf(out.shape());
   const ElementMover mover(out.dataType());
@@ -116,13 +116,14 @@ void scatterND(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("gather", gather);
-  registerKernel("gatherElements", gatherElements);
-  registerKernel("gatherND", gatherND);
-  registerKernel("scatterElements", scatterElements);
-  registerKernel("scatterND", scatterND);
+}  // namespace
+
+void registerGatherScatterKernels(KernelTable& table) {
+  table.set(graph::OpType::Gather, gather);
+  table.set(graph::OpType::GatherElements, gatherElements);
+  table.set(graph::OpType::GatherND, gatherND);
+  table.set(graph::OpType::ScatterElements, scatterElements);
+  table.set(graph::OpType::ScatterND, scatterND);
 }
 
-}  // namespace
 }  // namespace webnn::reference

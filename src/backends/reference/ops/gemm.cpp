@@ -1,12 +1,12 @@
 // gemm reference kernel: alpha * sum_k A'[i, k] * B'[k, j] + beta * C[i, j], in double.
-#include "backends/reference/kernel.h"
-#include "webnn/options.h"
+#include "backends/reference/ops/registration.h"
+#include "graph/attributes.h"
 
 namespace webnn::reference {
 namespace {
 
 void gemm(const KernelContext& context) {
-  const auto& options = context.attributes<MLGemmOptions>();
+  const auto& options = context.attributes<graph::GemmAttributes>();
   const Tensor a = context.input(0);
   const Tensor b = context.input(1);
   const Tensor output = context.output(0);
@@ -33,7 +33,10 @@ void gemm(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS { registerKernel("gemm", gemm); }
-
 }  // namespace
+
+void registerGemmKernels(KernelTable& table) {
+  table.set(graph::OpType::Gemm, gemm);
+}
+
 }  // namespace webnn::reference

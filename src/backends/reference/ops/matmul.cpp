@@ -1,4 +1,4 @@
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -41,7 +41,10 @@ void matmul(const KernelContext& context) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS { registerKernel("matmul", matmul); }
-
 }  // namespace
+
+void registerMatmulKernels(KernelTable& table) {
+  table.set(graph::OpType::Matmul, matmul);
+}
+
 }  // namespace webnn::reference

@@ -3,20 +3,20 @@
 #include <cmath>
 #include <vector>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/conv2d.h"
 
 namespace webnn::reference {
 namespace {
 
 std::optional<Tensor> optionalOperand(const KernelContext& context,
-                                      const std::optional<MLOperand>& operand) {
-  if (!operand) return std::nullopt;
-  return context.operand(*operand);
+                                      const std::optional<graph::OperandId>& id) {
+  if (!id) return std::nullopt;
+  return context.operand(*id);
 }
 
 void batchNormalization(const KernelContext& context) {
-  const auto& options = context.attributes<MLBatchNormalizationOptions>();
+  const auto& options = context.attributes<graph::BatchNormalizationAttributes>();
   const Tensor input = context.input(0);
   const Tensor mean = context.input(1);
   const Tensor variance = context.input(2);
@@ -28,7 +28,8 @@ void batchNormalization(const KernelContext& context) {
   const uint64_t count = input.elementCount();
   for (uint64_t index = 0; index < count; ++index) {
     const uint64_t c = (index / inner) % channels;
-    double value = (input.load(index) - mean.load(c)) / std::sqrt(variance.load(c) + options.epsilon);
+    double value =
+        (input.load(index) - mean.load(c)) / std::sqrt(variance.load(c) + options.epsilon);
     if (scale) value *= scale->load(c);
     if (bias) value += bias->load(c);
     output.store(index, value);
@@ -36,7 +37,7 @@ void batchNormalization(const KernelContext& context) {
 }
 
 void instanceNormalization(const KernelContext& context) {
-  const auto& options = context.attributes<MLInstanceNormalizationOptions>();
+  const auto& options = context.attributes<graph::InstanceNormalizationAttributes>();
   const Tensor input = context.input(0);
   const Tensor output = context.output(0);
   const auto scale = optionalOperand(context, options.scale);
@@ -76,13 +77,13 @@ void instanceNormalization(const KernelContext& context) {
 }
 
 void layerNormalization(const KernelContext& context) {
-  const auto& options = context.attributes<MLLayerNormalizationOptions>();
+  const auto& options = context.attributes<graph::LayerNormalizationAttributes>();
   const Tensor input = context.input(0);
   const Tensor output = context.output(0);
   const auto scale = optionalOperand(context, options.scale);
   const auto bias = optionalOperand(context, options.bias);
   const auto& shape = input.shape();
-  const auto& axes = *options.axes;
+  const auto& axes = options.axes;
   const auto strides = stridesOf(shape);
 
   // The reduced elements: offsets relative to a group's base, and their scale/bias index.
@@ -135,11 +136,12 @@ void layerNormalization(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("batchNormalization", batchNormalization);
-  registerKernel("instanceNormalization", instanceNormalization);
-  registerKernel("layerNormalization", layerNormalization);
+}  // namespace
+
+void registerNormalizationKernels(KernelTable& table) {
+  table.set(graph::OpType::BatchNormalization, batchNormalization);
+  table.set(graph::OpType::InstanceNormalization, instanceNormalization);
+  table.set(graph::OpType::LayerNormalization, layerNormalization);
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/conv2d.h"
 
 namespace webnn::reference {
@@ -19,12 +19,12 @@ uint64_t tensorOffset(const std::vector<uint32_t>& s, MLInputOperandLayout layou
 enum class PoolKind { Average, L2, Max };
 
 void pool2d(const KernelContext& context, PoolKind kind) {
-  const auto& options = context.attributes<MLPool2dOptions>();
+  const auto& options = context.attributes<graph::Pool2dAttributes>();
   const Tensor input = context.input(0);
   const Tensor output = context.output(0);
   const graph::SpatialShape in = graph::spatialShapeOf(input.shape(), options.layout);
   const graph::SpatialShape out = graph::spatialShapeOf(output.shape(), options.layout);
-  const auto& window = *options.windowDimensions;
+  const auto& window = options.windowDimensions;
   for (uint64_t n = 0; n < out.batches; ++n) {
     for (uint64_t c = 0; c < out.channels; ++c) {
       for (uint64_t oh = 0; oh < out.height; ++oh) {
@@ -33,18 +33,18 @@ void pool2d(const KernelContext& context, PoolKind kind) {
           double maximum = -std::numeric_limits<double>::infinity();
           uint64_t count = 0;
           for (uint64_t kh = 0; kh < window[0]; ++kh) {
-            const int64_t h = static_cast<int64_t>(oh * options.strides[0] +
-                                                   kh * options.dilations[0]) -
-                              options.padding[0];
+            const int64_t h =
+                static_cast<int64_t>(oh * options.strides[0] + kh * options.dilations[0]) -
+                options.padding[0];
             if (h < 0 || h >= static_cast<int64_t>(in.height)) continue;
             for (uint64_t kw = 0; kw < window[1]; ++kw) {
-              const int64_t w = static_cast<int64_t>(ow * options.strides[1] +
-                                                     kw * options.dilations[1]) -
-                                options.padding[2];
+              const int64_t w =
+                  static_cast<int64_t>(ow * options.strides[1] + kw * options.dilations[1]) -
+                  options.padding[2];
               if (w < 0 || w >= static_cast<int64_t>(in.width)) continue;
-              const double x = input.load(tensorOffset(input.shape(), options.layout, n, c,
-                                                       static_cast<uint64_t>(h),
-                                                       static_cast<uint64_t>(w)));
+              const double x =
+                  input.load(tensorOffset(input.shape(), options.layout, n, c,
+                                          static_cast<uint64_t>(h), static_cast<uint64_t>(w)));
               sum += kind == PoolKind::L2 ? x * x : x;
               if (x > maximum || std::isnan(x)) maximum = x;
               ++count;
@@ -52,9 +52,15 @@ void pool2d(const KernelContext& context, PoolKind kind) {
           }
           double result = 0.0;
           switch (kind) {
-            case PoolKind::Average: result = count ? sum / static_cast<double>(count) : 0.0; break;
-            case PoolKind::L2: result = std::sqrt(sum); break;
-            case PoolKind::Max: result = maximum; break;
+            case PoolKind::Average:
+              result = count ? sum / static_cast<double>(count) : 0.0;
+              break;
+            case PoolKind::L2:
+              result = std::sqrt(sum);
+              break;
+            case PoolKind::Max:
+              result = maximum;
+              break;
           }
           output.store(tensorOffset(output.shape(), options.layout, n, c, oh, ow), result);
         }
@@ -63,11 +69,13 @@ void pool2d(const KernelContext& context, PoolKind kind) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("averagePool2d", [](const KernelContext& c) { pool2d(c, PoolKind::Average); });
-  registerKernel("l2Pool2d", [](const KernelContext& c) { pool2d(c, PoolKind::L2); });
-  registerKernel("maxPool2d", [](const KernelContext& c) { pool2d(c, PoolKind::Max); });
+}  // namespace
+
+void registerPoolingKernels(KernelTable& table) {
+  table.set(graph::OpType::AveragePool2d,
+            [](const KernelContext& c) { pool2d(c, PoolKind::Average); });
+  table.set(graph::OpType::L2Pool2d, [](const KernelContext& c) { pool2d(c, PoolKind::L2); });
+  table.set(graph::OpType::MaxPool2d, [](const KernelContext& c) { pool2d(c, PoolKind::Max); });
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/quantization.h"
 
 namespace webnn::reference {
@@ -109,10 +109,11 @@ void dequantizeLinear(const KernelContext& context) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("quantizeLinear", quantizeLinear);
-  registerKernel("dequantizeLinear", dequantizeLinear);
+}  // namespace
+
+void registerQuantizationKernels(KernelTable& table) {
+  table.set(graph::OpType::QuantizeLinear, quantizeLinear);
+  table.set(graph::OpType::DequantizeLinear, dequantizeLinear);
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 #include "graph/ops/recurrent.h"
 
 namespace webnn::reference {
@@ -32,7 +32,7 @@ Values load(const Tensor& tensor) {
 }
 
 // An optional operand's values, or an empty vector when absent.
-Values loadOptional(const KernelContext& context, const std::optional<MLOperand>& operand) {
+Values loadOptional(const KernelContext& context, const std::optional<graph::OperandId>& operand) {
   return operand ? load(context.operand(*operand)) : Values{};
 }
 
@@ -161,12 +161,11 @@ void gruCell(const KernelContext& context) {
   const Values x = load(input), weight = load(context.input(1)),
                recurrentWeight = load(context.input(2));
   Values hidden = load(context.input(3));
-  const Values bias = loadOptional(context, a.options.bias),
-               recurrentBias = loadOptional(context, a.options.recurrentBias);
+  const Values bias = loadOptional(context, a.bias),
+               recurrentBias = loadOptional(context, a.recurrentBias);
   const CellWeights w = directionWeights(weight, recurrentWeight, bias, recurrentBias, {}, 0, 3,
                                          s.hiddenSize, s.inputSize);
-  gruStep(s, w, x.data(), hidden, graph::gruGates(a.options.layout), a.options.resetAfter,
-          *a.options.activations);
+  gruStep(s, w, x.data(), hidden, graph::gruGates(a.layout), a.resetAfter, a.activations);
   store(context.output(0), 0, hidden);
 }
 
@@ -178,13 +177,12 @@ void lstmCell(const KernelContext& context) {
                recurrentWeight = load(context.input(2));
   Values hidden = load(context.input(3));
   Values cell = load(context.input(4));
-  const Values bias = loadOptional(context, a.options.bias),
-               recurrentBias = loadOptional(context, a.options.recurrentBias),
-               peephole = loadOptional(context, a.options.peepholeWeight);
+  const Values bias = loadOptional(context, a.bias),
+               recurrentBias = loadOptional(context, a.recurrentBias),
+               peephole = loadOptional(context, a.peepholeWeight);
   const CellWeights w = directionWeights(weight, recurrentWeight, bias, recurrentBias, peephole, 0,
                                          4, s.hiddenSize, s.inputSize);
-  lstmStep(s, w, x.data(), hidden, cell, graph::lstmGates(a.options.layout),
-           *a.options.activations);
+  lstmStep(s, w, x.data(), hidden, cell, graph::lstmGates(a.layout), a.activations);
   store(context.output(0), 0, hidden);
   store(context.output(1), 0, cell);
 }
@@ -207,25 +205,24 @@ Values initialState(const Values& given, uint64_t direction, uint64_t size) {
 
 void gru(const KernelContext& context) {
   const auto& a = context.attributes<graph::GruAttributes>();
-  const auto& o = a.options;
   const Tensor input = context.input(0);
   const Sizes s{input.shape()[1], input.shape()[2], a.hiddenSize};
-  const uint64_t directions = o.direction == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  const uint64_t directions = a.direction == MLRecurrentNetworkDirection::Both ? 2 : 1;
   const uint64_t stateSize = s.batchSize * s.hiddenSize;
   const Values x = load(input), weight = load(context.input(1)),
                recurrentWeight = load(context.input(2));
-  const Values bias = loadOptional(context, o.bias),
-               recurrentBias = loadOptional(context, o.recurrentBias),
-               initialHidden = loadOptional(context, o.initialHiddenState);
+  const Values bias = loadOptional(context, a.bias),
+               recurrentBias = loadOptional(context, a.recurrentBias),
+               initialHidden = loadOptional(context, a.initialHiddenState);
   for (uint64_t d = 0; d < directions; ++d) {
     const CellWeights w = directionWeights(weight, recurrentWeight, bias, recurrentBias, {}, d, 3,
                                            s.hiddenSize, s.inputSize);
     Values hidden = initialState(initialHidden, d, stateSize);
     for (uint64_t step = 0; step < a.steps; ++step) {
-      const uint64_t t = timeIndex(o.direction, d, step, a.steps);
-      gruStep(s, w, x.data() + t * s.batchSize * s.inputSize, hidden, graph::gruGates(o.layout),
-              o.resetAfter, *o.activations);
-      if (o.returnSequence) store(context.output(1), (t * directions + d) * stateSize, hidden);
+      const uint64_t t = timeIndex(a.direction, d, step, a.steps);
+      gruStep(s, w, x.data() + t * s.batchSize * s.inputSize, hidden, graph::gruGates(a.layout),
+              a.resetAfter, a.activations);
+      if (a.returnSequence) store(context.output(1), (t * directions + d) * stateSize, hidden);
     }
     store(context.output(0), d * stateSize, hidden);
   }
@@ -233,40 +230,40 @@ void gru(const KernelContext& context) {
 
 void lstm(const KernelContext& context) {
   const auto& a = context.attributes<graph::LstmAttributes>();
-  const auto& o = a.options;
   const Tensor input = context.input(0);
   const Sizes s{input.shape()[1], input.shape()[2], a.hiddenSize};
-  const uint64_t directions = o.direction == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  const uint64_t directions = a.direction == MLRecurrentNetworkDirection::Both ? 2 : 1;
   const uint64_t stateSize = s.batchSize * s.hiddenSize;
   const Values x = load(input), weight = load(context.input(1)),
                recurrentWeight = load(context.input(2));
-  const Values bias = loadOptional(context, o.bias),
-               recurrentBias = loadOptional(context, o.recurrentBias),
-               peephole = loadOptional(context, o.peepholeWeight),
-               initialHidden = loadOptional(context, o.initialHiddenState),
-               initialCell = loadOptional(context, o.initialCellState);
+  const Values bias = loadOptional(context, a.bias),
+               recurrentBias = loadOptional(context, a.recurrentBias),
+               peephole = loadOptional(context, a.peepholeWeight),
+               initialHidden = loadOptional(context, a.initialHiddenState),
+               initialCell = loadOptional(context, a.initialCellState);
   for (uint64_t d = 0; d < directions; ++d) {
     const CellWeights w = directionWeights(weight, recurrentWeight, bias, recurrentBias, peephole,
                                            d, 4, s.hiddenSize, s.inputSize);
     Values hidden = initialState(initialHidden, d, stateSize);
     Values cell = initialState(initialCell, d, stateSize);
     for (uint64_t step = 0; step < a.steps; ++step) {
-      const uint64_t t = timeIndex(o.direction, d, step, a.steps);
+      const uint64_t t = timeIndex(a.direction, d, step, a.steps);
       lstmStep(s, w, x.data() + t * s.batchSize * s.inputSize, hidden, cell,
-               graph::lstmGates(o.layout), *o.activations);
-      if (o.returnSequence) store(context.output(2), (t * directions + d) * stateSize, hidden);
+               graph::lstmGates(a.layout), a.activations);
+      if (a.returnSequence) store(context.output(2), (t * directions + d) * stateSize, hidden);
     }
     store(context.output(0), d * stateSize, hidden);
     store(context.output(1), d * stateSize, cell);
   }
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("gru", gru);
-  registerKernel("gruCell", gruCell);
-  registerKernel("lstm", lstm);
-  registerKernel("lstmCell", lstmCell);
+}  // namespace
+
+void registerRecurrentKernels(KernelTable& table) {
+  table.set(graph::OpType::Gru, gru);
+  table.set(graph::OpType::GruCell, gruCell);
+  table.set(graph::OpType::Lstm, lstm);
+  table.set(graph::OpType::LstmCell, lstmCell);
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -4,8 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/reference/ops/registration.h"
 #include "backends/reference/ops/shape_ops.h"
-#include "graph/ops/reduction.h"
+#include "graph/attributes.h"
 
 namespace webnn::reference {
 namespace {
@@ -192,21 +193,23 @@ void cumulativeSum(const KernelContext& context) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS {
-  const std::pair<const char*, Reduction> reductions[] = {
-      {"reduceL1", Reduction::L1},         {"reduceL2", Reduction::L2},
-      {"reduceLogSum", Reduction::LogSum}, {"reduceLogSumExp", Reduction::LogSumExp},
-      {"reduceMax", Reduction::Max},       {"reduceMean", Reduction::Mean},
-      {"reduceMin", Reduction::Min},       {"reduceProduct", Reduction::Product},
-      {"reduceSum", Reduction::Sum},       {"reduceSumSquare", Reduction::SumSquare}};
+}  // namespace
+
+void registerReductionKernels(KernelTable& table) {
+  using graph::OpType;
+  const std::pair<OpType, Reduction> reductions[] = {
+      {OpType::ReduceL1, Reduction::L1},         {OpType::ReduceL2, Reduction::L2},
+      {OpType::ReduceLogSum, Reduction::LogSum}, {OpType::ReduceLogSumExp, Reduction::LogSumExp},
+      {OpType::ReduceMax, Reduction::Max},       {OpType::ReduceMean, Reduction::Mean},
+      {OpType::ReduceMin, Reduction::Min},       {OpType::ReduceProduct, Reduction::Product},
+      {OpType::ReduceSum, Reduction::Sum},       {OpType::ReduceSumSquare, Reduction::SumSquare}};
   for (const auto& entry : reductions) {
     const Reduction reduction = entry.second;  // (clang 14 cannot capture structured bindings)
-    registerKernel(entry.first, [reduction](const KernelContext& c) { reduce(c, reduction); });
+    table.set(entry.first, [reduction](const KernelContext& c) { reduce(c, reduction); });
   }
-  registerKernel("argMin", [](const KernelContext& c) { argMinMax(c, false); });
-  registerKernel("argMax", [](const KernelContext& c) { argMinMax(c, true); });
-  registerKernel("cumulativeSum", cumulativeSum);
+  table.set(graph::OpType::ArgMin, [](const KernelContext& c) { argMinMax(c, false); });
+  table.set(graph::OpType::ArgMax, [](const KernelContext& c) { argMinMax(c, true); });
+  table.set(graph::OpType::CumulativeSum, cumulativeSum);
 }
 
-}  // namespace
 }  // namespace webnn::reference

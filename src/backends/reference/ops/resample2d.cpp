@@ -6,8 +6,8 @@
 #include <array>
 #include <cmath>
 
-#include "backends/reference/kernel.h"
-#include "webnn/options.h"
+#include "backends/reference/ops/registration.h"
+#include "graph/attributes.h"
 
 namespace webnn::reference {
 namespace {
@@ -31,11 +31,11 @@ uint64_t nearestIndex(uint64_t destination, double scale, uint32_t size) {
 }
 
 void resample2d(const KernelContext& context) {
-  const auto& options = context.attributes<MLResample2dOptions>();
+  const auto& options = context.attributes<graph::Resample2dAttributes>();
   const Tensor input = context.input(0);
   const Tensor output = context.output(0);
-  const auto& axes = *options.axes;
-  const auto& scales = *options.scales;
+  const auto& axes = options.axes;
+  const auto& scales = options.scales;
   const auto inStrides = stridesOf(input.shape());
   const auto& outShape = output.shape();
   const bool linear = options.mode == MLInterpolationMode::Linear;
@@ -57,9 +57,12 @@ void resample2d(const KernelContext& context) {
     if (linear) {
       const Tap t0 = linearTap(position[axes[0]], scales[0], size0);
       const Tap t1 = linearTap(position[axes[1]], scales[1], size1);
-      auto at = [&](uint64_t i0, uint64_t i1) { return input.load(base + i0 * stride0 + i1 * stride1); };
+      auto at = [&](uint64_t i0, uint64_t i1) {
+        return input.load(base + i0 * stride0 + i1 * stride1);
+      };
       const double top = at(t0.low, t1.low) * (1 - t1.weight) + at(t0.low, t1.high) * t1.weight;
-      const double bottom = at(t0.high, t1.low) * (1 - t1.weight) + at(t0.high, t1.high) * t1.weight;
+      const double bottom =
+          at(t0.high, t1.low) * (1 - t1.weight) + at(t0.high, t1.high) * t1.weight;
       value = top * (1 - t0.weight) + bottom * t0.weight;
     } else {
       value = input.load(base + nearestIndex(position[axes[0]], scales[0], size0) * stride0 +
@@ -69,7 +72,10 @@ void resample2d(const KernelContext& context) {
   }
 }
 
-WEBNN_REFERENCE_KERNELS { registerKernel("resample2d", resample2d); }
-
 }  // namespace
+
+void registerResample2dKernels(KernelTable& table) {
+  table.set(graph::OpType::Resample2d, resample2d);
+}
+
 }  // namespace webnn::reference

@@ -28,7 +28,7 @@ void expand(const KernelContext& context) {
 void transpose(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor out = context.output(0);
-  const auto& permutation = *context.attributes<MLTransposeOptions>().permutation;
+  const auto& permutation = context.attributes<graph::TransposeAttributes>().permutation;
   const auto inStrides = stridesOf(in.shape());
   std::vector<uint64_t> strides(permutation.size());  // input stride of each output axis
   for (size_t i = 0; i < permutation.size(); ++i) strides[i] = inStrides[permutation[i]];
@@ -145,7 +145,7 @@ void reverse(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor out = context.output(0);
   std::vector<bool> reversed(in.rank(), false);
-  for (uint32_t axis : *context.attributes<MLReverseOptions>().axes) reversed[axis] = true;
+  for (uint32_t axis : context.attributes<graph::ReverseAttributes>().axes) reversed[axis] = true;
   const auto inStrides = stridesOf(in.shape());
   const ElementMover mover(out.dataType());
   forEachPosition(out.shape(), [&](uint64_t index, const std::vector<uint32_t>& position) {
@@ -163,7 +163,7 @@ void reverse(const KernelContext& context) {
 void triangular(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor out = context.output(0);
-  const auto& options = context.attributes<MLTriangularOptions>();
+  const auto& options = context.attributes<graph::TriangularAttributes>();
   const size_t rank = out.rank();
   const ElementMover mover(out.dataType());
   forEachPosition(out.shape(), [&](uint64_t index, const std::vector<uint32_t>& position) {
@@ -177,18 +177,19 @@ void triangular(const KernelContext& context) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("reshape", reshape);
-  registerKernel("expand", expand);
-  registerKernel("transpose", transpose);
-  registerKernel("concat", concat);
-  registerKernel("split", split);
-  registerKernel("slice", slice);
-  registerKernel("pad", pad);
-  registerKernel("tile", tile);
-  registerKernel("reverse", reverse);
-  registerKernel("triangular", triangular);
+}  // namespace
+
+void registerShapeOpsKernels(KernelTable& table) {
+  table.set(graph::OpType::Reshape, reshape);
+  table.set(graph::OpType::Expand, expand);
+  table.set(graph::OpType::Transpose, transpose);
+  table.set(graph::OpType::Concat, concat);
+  table.set(graph::OpType::Split, split);
+  table.set(graph::OpType::Slice, slice);
+  table.set(graph::OpType::Pad, pad);
+  table.set(graph::OpType::Tile, tile);
+  table.set(graph::OpType::Reverse, reverse);
+  table.set(graph::OpType::Triangular, triangular);
 }
 
-}  // namespace
 }  // namespace webnn::reference

@@ -34,8 +34,9 @@ class ElementMover {
       std::memcpy(to.data + toIndex * bytes_, from.data + fromIndex * bytes_, count * bytes_);
     }
   }
-  void fill(const Tensor& to, uint64_t toIndex, double value) const {
-    storeElement(type_, to.data, toIndex, value);
+  // Stores `value` cast to the type (exactly for int64/uint64).
+  void fill(const Tensor& to, uint64_t toIndex, const MLNumber& value) const {
+    storeNumber(type_, to.data, toIndex, value);
   }
 
  private:

@@ -2,7 +2,7 @@
 // (int4/uint4 element by element through the nibble accessors).
 #include <type_traits>
 
-#include "backends/reference/kernel.h"
+#include "backends/reference/ops/registration.h"
 
 namespace webnn::reference {
 namespace {
@@ -34,9 +34,10 @@ void where(const KernelContext& context) {
   });
 }
 
-WEBNN_REFERENCE_KERNELS {
-  registerKernel("where", where);
+}  // namespace
+
+void registerWhereKernels(KernelTable& table) {
+  table.set(graph::OpType::Where, where);
 }
 
-}  // namespace
 }  // namespace webnn::reference
