@@ -1,6 +1,27 @@
 #include "test_helpers.h"
 
+#include <algorithm>
+#include <cstdlib>
+
+#include "api/graph_state.h"
+
 namespace webnn::testing {
+
+std::string backendUnderTest() {
+  const char* name = std::getenv("WEBNN_TEST_BACKEND");
+  return name ? name : "";
+}
+
+MLContext createTestContext() { return createContext({.backend = backendUnderTest()}); }
+
+uint64_t loaderChunkBytes(const MLGraph& graph, uint64_t requested) {
+  const backend::StagingHints hints = graph.state()->compiled->stagingHints();
+  return hints.direct ? requested : std::min(requested, hints.chunkBytes);
+}
+
+bool keepsTheFilesLayout(const MLGraph& graph) {
+  return graph.state()->compiled->stagingHints().direct;
+}
 
 std::vector<float> runFloat(MLContext& context, const MLGraph& graph,
                             const std::map<std::string, std::vector<float>>& inputs,

@@ -12,6 +12,18 @@
 
 namespace webnn::testing {
 
+// The backend the per-backend suites run on: $WEBNN_TEST_BACKEND (CTest sets it once per
+// registered backend), or the default backend when it is unset.
+std::string backendUnderTest();
+// A context on backendUnderTest(): what every op and API test builds on.
+MLContext createTestContext();
+// The chunk size loadConstants uses on `graph` when asked for `requested` bytes per chunk (the
+// backend's staging hints may cut it).
+uint64_t loaderChunkBytes(const MLGraph& graph, uint64_t requested);
+// Whether `graph`'s backend stores constants in the file's layout (its staging is final storage,
+// so it can also adopt a memory map).
+bool keepsTheFilesLayout(const MLGraph& graph);
+
 template <class T>
 std::span<const std::byte> bytesOf(const std::vector<T>& values) {
   return std::as_bytes(std::span(values));

@@ -18,7 +18,7 @@ constexpr MLOperandDataType F32 = MLOperandDataType::Float32;
 
 // y = x * w + b over [2, 3] tensors, with w and b hollow.
 struct Model {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLOperand w, b;
   MLGraph graph;
   Model() {
@@ -28,7 +28,9 @@ struct Model {
     b = builder.constant({F32, {3}}, {.label = "b"});
     graph = builder.build({{"y", builder.add(builder.mul(x, w), b)}});
   }
-  std::vector<float> run(const std::vector<float>& x) { return runFloat(context, graph, {{"x", x}}, "y"); }
+  std::vector<float> run(const std::vector<float>& x) {
+    return runFloat(context, graph, {{"x", x}}, "y");
+  }
 };
 
 const std::vector<float> kX = {1, 2, 3, 4, 5, 6};
@@ -66,14 +68,14 @@ TEST(Weightless, FilledGraphComputes) {
 }
 
 TEST(Weightless, HollowConstantCannotBeAnOutput) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto w = builder.constant({F32, {2}}, {.label = "w"});
   expectError([&] { builder.build({{"w", w}}); }, K::TypeError, {"constant"});
 }
 
 TEST(Weightless, HollowConstantSatisfiesConstantRules) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto w = builder.constant({F32, {2}}, {.label = "w"});
   EXPECT_TRUE(w.isConstant());
@@ -122,7 +124,7 @@ TEST(Weightless, BadWritesThrowTypeErrorAndChangeNothing) {
 }
 
 TEST(Weightless, InputsAndIntermediatesCannotBeWritten) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {2}});
   std::vector<float> values = {1, 2};
@@ -136,7 +138,7 @@ TEST(Weightless, InputsAndIntermediatesCannotBeWritten) {
 }
 
 TEST(Weightless, UnusedHollowConstantIsNotPartOfTheGraph) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {2}});
   auto unused = builder.constant({F32, {2}}, {.label = "unused"});
@@ -178,7 +180,7 @@ TEST(Weightless, WriteWhileDispatchRunsIsInvalidState) {
 TEST(Weightless, ConcurrentWritesToDifferentConstants) {
   constexpr int kConstants = 8;
   constexpr uint32_t kSize = 1 << 16;
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {kSize}});
   std::vector<MLOperand> constants;
@@ -215,7 +217,7 @@ TEST(Weightless, WritesCopyTheCallersBytes) {
 }
 
 TEST(Weightless, ClassicConstantCopiesAtTheCall) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {3}});
   std::vector<float> values = {1, 2, 3};
@@ -227,7 +229,7 @@ TEST(Weightless, ClassicConstantCopiesAtTheCall) {
 }
 
 TEST(Weightless, BuilderIsOneShot) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {2}});
   auto y = builder.relu(x);
@@ -245,8 +247,10 @@ TEST(Weightless, MemoryAccountShowsConstantsAndActivations) {
   model.graph.setConstantData(model.b, bytesOf(kB));
   model.run(kX);
   auto stats = model.context.memoryStats();
-  EXPECT_EQ(stats.activationBytes, 0u);          // freed after the dispatch
-  EXPECT_EQ(stats.activationBytesPeak, 6u * 4u);  // the mul result
+  EXPECT_EQ(stats.activationBytes, 0u);  // freed after the dispatch
+  // The mul result, in an arena planned at build (intermediates 64-byte aligned).
+  EXPECT_GE(stats.activationBytesPeak, 6u * 4u);
+  EXPECT_LE(stats.activationBytesPeak, 64u);
   EXPECT_EQ(stats.tensorBytes, 0u);  // runFloat's tensors are gone
   MLTensor tensor = model.context.createTensor({{F32, {4, 4}}, true, true});
   EXPECT_EQ(model.context.memoryStats().tensorBytes, 64u);

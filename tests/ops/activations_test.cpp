@@ -21,7 +21,7 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 template <class Out, class In, class Make>
 std::vector<Out> run(T type, const std::vector<uint32_t>& shape, const std::vector<In>& input,
                      Make make) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {type, shape});
   auto graph = builder.build({{"y", make(builder, x)}});
@@ -159,7 +159,7 @@ TEST(Activations, SigmoidSoftplusSoftsignTanh) {
 }
 
 TEST(Activations, PreluBroadcastsSlope) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
   std::vector<float> slopeData = {0.5f, 2.f, -1.f};
@@ -172,7 +172,7 @@ TEST(Activations, PreluBroadcastsSlope) {
 }
 
 TEST(Activations, PreluFloat16AndIntegers) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {3}});
   std::vector<uint16_t> slopeData = {floatToHalf(0.1f)};
@@ -199,7 +199,7 @@ TEST(Activations, PreluFloat16AndIntegers) {
 }
 
 TEST(Activations, PreluValidation) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
   auto slope4 = builder.input("s4", {T::Float32, {4}});
@@ -218,7 +218,7 @@ TEST(Activations, PreluValidation) {
 }
 
 TEST(Activations, SoftmaxAlongAnAxis) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 2}});
   auto graph = builder.build({{"rows", builder.softmax(x, 1)}, {"cols", builder.softmax(x, 0)}});
@@ -245,7 +245,7 @@ TEST(Activations, SoftmaxMiddleAxisAndFloat16) {
 }
 
 TEST(Activations, SoftmaxValidation) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
   auto scalar = builder.input("s", {T::Float32, {}});
@@ -308,7 +308,7 @@ TEST(Activations, ClampIntegersExactly) {
 }
 
 TEST(Activations, ClampValidation) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto f = builder.input("f", {T::Float32, {2}});
   auto i = builder.input("i", {T::Int32, {2}});
@@ -332,7 +332,7 @@ TEST(Activations, ClampValidation) {
 }
 
 TEST(Activations, FloatOnlyActivationsRejectIntegers) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto i = builder.input("i", {T::Int32, {2}});
   auto u = builder.input("u", {T::Uint32, {2}});
@@ -359,7 +359,7 @@ TEST(Activations, FloatOnlyActivationsRejectIntegers) {
 }
 
 TEST(Activations, ShapesAreKept) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {1, 2, 3}});
   for (const auto& y : {builder.relu(x), builder.elu(x), builder.gelu(x), builder.hardSigmoid(x),

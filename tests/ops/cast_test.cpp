@@ -212,7 +212,7 @@ TEST(Cast, RoundTripThroughAConstant) {
 }
 
 TEST(CastErrors, InvalidOperandsAndUsedBuilder) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
   auto foreign = other.input("x", {T::Float32, {2}});
@@ -225,7 +225,7 @@ TEST(CastErrors, InvalidOperandsAndUsedBuilder) {
 }
 
 TEST(CastLimits, EveryDataTypeIsSupported) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("cast"));
   for (T type : {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64, T::Int8,

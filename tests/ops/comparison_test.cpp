@@ -182,7 +182,7 @@ TEST(Comparison, ChainsIntoLogicalOps) {
 }
 
 TEST(ComparisonErrors, DataTypesMustMatch) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2}});
   auto b = builder.input("b", {T::Int32, {2}});
@@ -193,7 +193,7 @@ TEST(ComparisonErrors, DataTypesMustMatch) {
 }
 
 TEST(ComparisonErrors, ShapesMustBroadcast) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2, 3}});
   auto b = builder.input("b", {T::Float32, {2}});
@@ -205,7 +205,7 @@ TEST(ComparisonErrors, ShapesMustBroadcast) {
 }
 
 TEST(ComparisonErrors, LogicalOpsNeedUint8) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto f = builder.input("f", {T::Float32, {2}});
   auto i = builder.input("i", {T::Int8, {2}});
@@ -218,7 +218,7 @@ TEST(ComparisonErrors, LogicalOpsNeedUint8) {
 }
 
 TEST(ComparisonErrors, OperandsOfAnotherBuilderOrEmpty) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
   auto a = builder.input("a", {T::Float32, {2}});
@@ -228,7 +228,7 @@ TEST(ComparisonErrors, OperandsOfAnotherBuilderOrEmpty) {
 }
 
 TEST(ComparisonLimits, OpSupportLimitsListTheSpecTypes) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("greater"));
   EXPECT_TRUE(limits.ops["greater"]["a"].supports(T::Int64));

@@ -171,7 +171,7 @@ TEST(Conv2d, Float16) {
 }
 
 TEST(Conv2d, ShapeInference) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {2, 224, 224, 3}});
   auto w = builder.input("w", {F32, {64, 7, 7, 3}});
@@ -230,7 +230,7 @@ TEST(Conv2d, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     auto w = builder.input("w", c.filter);
@@ -242,7 +242,7 @@ TEST(Conv2d, Errors) {
 }
 
 TEST(Conv2d, OperandFromAnotherBuilderIsRejected) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context), other(context);
   auto x = builder.input("x", {F32, {1, 1, 5, 5}});
   auto w = builder.input("w", {F32, {1, 1, 2, 2}});
@@ -251,7 +251,7 @@ TEST(Conv2d, OperandFromAnotherBuilderIsRejected) {
 }
 
 TEST(Conv2d, HollowFilterFilledAfterBuild) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 1, 2, 2}});
   auto w = builder.constant({F32, {1, 1, 2, 2}}, {.label = "w"});
@@ -262,7 +262,7 @@ TEST(Conv2d, HollowFilterFilledAfterBuild) {
 }
 
 TEST(Conv2d, OpSupportLimits) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   const auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("conv2d"));
   const auto& conv = limits.ops.at("conv2d");

@@ -169,7 +169,7 @@ TEST(ConvTranspose2d, BiasAndFloat16) {
 }
 
 TEST(ConvTranspose2d, ShapeInference) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 3, 3, 1}});
   auto w = builder.input("w", {F32, {2, 3, 3, 1}});
@@ -220,7 +220,7 @@ TEST(ConvTranspose2d, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     auto w = builder.input("w", c.filter);

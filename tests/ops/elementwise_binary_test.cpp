@@ -185,7 +185,7 @@ TEST(ElementwiseBinary, ChainedWithConstants) {
 }
 
 TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2}});
   auto b = builder.input("b", {T::Float16, {2}});
@@ -204,7 +204,7 @@ TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
 }
 
 TEST(ElementwiseBinaryErrors, ShapesMustBroadcast) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2, 3}});
   auto b = builder.input("b", {T::Float32, {3, 2}});
@@ -213,7 +213,7 @@ TEST(ElementwiseBinaryErrors, ShapesMustBroadcast) {
 }
 
 TEST(ElementwiseBinaryErrors, Int4IsNotSupported) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Int4, {2}});
   expectError([&] { builder.mul(a, a); }, K::TypeError, {"mul", "int4"});
@@ -223,7 +223,7 @@ TEST(ElementwiseBinaryErrors, Int4IsNotSupported) {
 }
 
 TEST(ElementwiseBinaryErrors, InvalidOperands) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
   auto a = builder.input("a", {T::Float32, {2}});

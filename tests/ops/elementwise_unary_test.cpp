@@ -23,7 +23,7 @@ using UnaryMethod = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLOper
 template <class Out, class In>
 std::vector<Out> runUnary(UnaryMethod op, T type, const std::vector<uint32_t>& shape,
                           const std::vector<In>& input) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {type, shape});
   auto graph = builder.build({{"y", (builder.*op)(x, {})}});
@@ -175,7 +175,7 @@ TEST(ElementwiseUnary, IsNaNAndIsInfiniteGiveUint8) {
 }
 
 TEST(ElementwiseUnary, ShapeInference) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {2, 1, 3}});
   auto scalar = builder.input("s", {T::Float32, {}});
@@ -200,7 +200,7 @@ TEST(ElementwiseUnary, ShapeInference) {
 }
 
 TEST(ElementwiseUnary, DataTypesFollowTheSpec) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto i32 = builder.input("i32", {T::Int32, {2}});
   auto u32 = builder.input("u32", {T::Uint32, {2}});
@@ -230,7 +230,7 @@ TEST(ElementwiseUnary, DataTypesFollowTheSpec) {
 }
 
 TEST(ElementwiseUnary, OperandFromAnotherBuilderIsATypeError) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
   auto foreign = other.input("x", {T::Float32, {2}});
@@ -240,7 +240,7 @@ TEST(ElementwiseUnary, OperandFromAnotherBuilderIsATypeError) {
 }
 
 TEST(ElementwiseUnary, BuilderIsOneShot) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2}});
   builder.build({{"y", builder.abs(x)}});

@@ -18,7 +18,7 @@ constexpr MLOperandDataType F32 = MLOperandDataType::Float32;
 constexpr MLOperandDataType F16 = MLOperandDataType::Float16;
 
 struct Runner {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder{context};
   std::map<std::string, std::pair<MLOperandDescriptor, std::vector<float>>> feeds;
 

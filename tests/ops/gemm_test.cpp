@@ -117,7 +117,7 @@ TEST(Gemm, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto a = builder.input("a", c.a);
     auto b = builder.input("b", c.b);

@@ -75,7 +75,7 @@ TEST(Matmul, Float16) {
 }
 
 TEST(Matmul, ShapeInferenceFiveD) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {F32, {2, 2, 1, 3, 4}});
   auto b = builder.input("b", {F32, {1, 2, 1, 4, 5}});
@@ -99,7 +99,7 @@ TEST(Matmul, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto a = builder.input("a", c.a);
     auto b = builder.input("b", c.b);

@@ -86,7 +86,7 @@ TEST(BatchNormalization, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     auto mean = builder.input("mean", c.mean);
@@ -157,7 +157,7 @@ TEST(InstanceNormalization, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     MLInstanceNormalizationOptions options;
@@ -244,7 +244,7 @@ TEST(LayerNormalization, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     MLLayerNormalizationOptions options;

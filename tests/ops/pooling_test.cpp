@@ -105,7 +105,7 @@ TEST(Pool2d, Float16) {
 }
 
 TEST(Pool2d, ShapeInference) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 112, 112, 64}});
   auto y = builder.maxPool2d(x, {.windowDimensions = {{3, 3}},
@@ -150,7 +150,7 @@ TEST(Pool2d, Errors) {
           std::pair{kMax, "maxPool2d"}}) {
       const auto method = methodPointer;  // (clang 14 cannot capture structured bindings)
       SCOPED_TRACE(c.name + " " + name);
-      MLContext context = createContext();
+      MLContext context = testing::createTestContext();
       MLGraphBuilder builder(context);
       auto x = builder.input("x", c.input);
       c.options.label = "p";

@@ -311,7 +311,7 @@ TEST(DequantizeLinear, RoundTripsQuantizeLinear) {
 }
 
 struct Builder {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder{context};
   MLOperand in(T type, Shape shape) {
     return builder.input("i" + std::to_string(count++), {type, std::move(shape)});
@@ -408,7 +408,7 @@ TEST(QuantizationErrors, EmptyOperand) {
 }
 
 TEST(QuantizationLimits, ReportedBySupportLimits) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("quantizeLinear"));
   ASSERT_TRUE(limits.ops.count("dequantizeLinear"));

@@ -1,13 +1,8 @@
-// gru, gruCell, lstm, lstmCell: shape inference, validation errors, values (hand-computed, and
-// the WPT conformance vectors when /work/shared/conformance is around).
+// gru, gruCell, lstm, lstmCell: shape inference, validation errors, hand-computed values. (The WPT
+// vectors of the four ops run in the conformance suite, conformance.<backend>, on every backend.)
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-
-#include <nlohmann/json.hpp>
 
 #include "core/float16.h"
 #include "test_helpers.h"
@@ -61,7 +56,7 @@ double sigmoid(double x) {
 }
 
 struct Recurrent : ::testing::Test {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder{context};
   MLOperand constant(const Shape& shape, const std::vector<float>& values) {
     return builder.constant({F32, shape}, bytesOf(values));
@@ -607,213 +602,6 @@ TEST_F(RecurrentValues, WeightlessGruComputesAfterTheWeightsArrive) {
   auto y = runAll(context, graph, {{"x", {1, 2}}});
   expectNear(y["h"], {3});
 }
-
-// ---------------------------------------------------------------------------------------------
-// Values from the WPT conformance vectors (/work/shared/conformance/wpt), every case of the four
-// ops, compared in ULP with the case's tolerance.
-
-std::filesystem::path wptDirectory() {
-  namespace fs = std::filesystem;
-  if (const char* shared = std::getenv("WEBNN_SHARED_DIR")) {
-    fs::path path = fs::path(shared) / "conformance" / "wpt";
-    if (fs::exists(path)) return path;
-  }
-  // tests/ops/recurrent_test.cpp -> <repo>/../shared
-  fs::path path =
-      fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "shared" / "conformance" / "wpt";
-  return fs::exists(path) ? path : fs::path();
-}
-
-using Json = nlohmann::json;
-
-std::vector<double> jsonValues(const Json& data, uint64_t count) {
-  std::vector<double> values;
-  if (data.is_number()) return std::vector<double>(count, data.get<double>());
-  for (const auto& value : data) values.push_back(value.get<double>());
-  return values;
-}
-
-std::vector<std::byte> encode(MLOperandDataType type, const std::vector<double>& values) {
-  std::vector<std::byte> bytes;
-  if (type == F32) {
-    std::vector<float> floats(values.begin(), values.end());
-    auto span = std::as_bytes(std::span(floats));
-    bytes.assign(span.begin(), span.end());
-  } else {
-    std::vector<uint16_t> halves;
-    for (double value : values) halves.push_back(floatToHalf(static_cast<float>(value)));
-    auto span = std::as_bytes(std::span(halves));
-    bytes.assign(span.begin(), span.end());
-  }
-  return bytes;
-}
-
-// WPT's ULP distance: float32 through sign-magnitude integers, float16 on the raw bits.
-int64_t ulpDistance(MLOperandDataType type, const std::byte* actual, uint64_t index,
-                    double expected) {
-  if (type == F32) {
-    auto ordered = [](float value) {
-      const auto bits = static_cast<int64_t>(std::bit_cast<uint32_t>(value));
-      return bits & 0x80000000 ? -(bits & 0x7fffffff) : bits;
-    };
-    float a;
-    std::memcpy(&a, actual + index * 4, 4);
-    return std::llabs(ordered(a) - ordered(static_cast<float>(expected)));
-  }
-  uint16_t a;
-  std::memcpy(&a, actual + index * 2, 2);
-  const uint16_t e = floatToHalf(static_cast<float>(expected));
-  if ((a & 0x7fff) == 0 && (e & 0x7fff) == 0) return 0;
-  return std::llabs(int64_t{a} - int64_t{e});
-}
-
-std::vector<Act> parseActivations(const Json& names) {
-  std::vector<Act> activations;
-  for (const auto& name : names) {
-    const auto text = name.get<std::string>();
-    activations.push_back(text == "relu"      ? Act::Relu
-                          : text == "sigmoid" ? Act::Sigmoid
-                                              : Act::Tanh);
-  }
-  return activations;
-}
-
-Dir parseDirection(const std::string& text) {
-  return text == "both" ? Dir::Both : text == "backward" ? Dir::Backward : Dir::Forward;
-}
-
-// Builds and runs one case; reports each element past the tolerance.
-void runWptCase(const Json& test) {
-  MLContext context = createContext();
-  MLGraphBuilder builder(context);
-  std::map<std::string, MLOperand> operands;
-  std::map<std::string, std::vector<std::byte>> inputBytes;
-  for (const auto& [name, spec] : test["inputs"].items()) {
-    const auto type = *parseDataType(spec["dataType"].get<std::string>());
-    const MLOperandDescriptor descriptor{type, spec["shape"].get<Shape>()};
-    const auto bytes = encode(type, jsonValues(spec["data"], descriptor.elementCount()));
-    if (spec.value("constant", false)) {
-      operands[name] = builder.constant(descriptor, bytes);
-    } else {
-      operands[name] = builder.input(name, descriptor);
-      inputBytes[name] = bytes;
-    }
-  }
-  const Json& op = test["operators"][0];
-  std::vector<Json> args;
-  for (const auto& arg : op["arguments"]) args.push_back(arg.begin().value());
-  const Json options = args.back().is_object() ? args.back() : Json::object();
-  auto operand = [&](const Json& value) { return operands.at(value.get<std::string>()); };
-  auto optionalOperand = [&](const char* key) -> std::optional<MLOperand> {
-    if (!options.contains(key)) return std::nullopt;
-    return operand(options[key]);
-  };
-  std::optional<std::vector<Act>> activations;
-  if (options.contains("activations")) activations = parseActivations(options["activations"]);
-  const std::string name = op["name"];
-  std::vector<MLOperand> outputs;
-  if (name == "gru" || name == "gruCell") {
-    const bool cell = name == "gruCell";
-    MLGruCellOptions o;
-    o.bias = optionalOperand("bias");
-    o.recurrentBias = optionalOperand("recurrentBias");
-    o.resetAfter = options.value("resetAfter", true);
-    o.layout =
-        options.value("layout", "zrn") == "rzn" ? MLGruWeightLayout::Rzn : MLGruWeightLayout::Zrn;
-    o.activations = activations;
-    if (cell) {
-      outputs = {builder.gruCell(operand(args[0]), operand(args[1]), operand(args[2]),
-                                 operand(args[3]), args[4].get<uint32_t>(), o)};
-    } else {
-      MLGruOptions g;
-      g.bias = o.bias;
-      g.recurrentBias = o.recurrentBias;
-      g.resetAfter = o.resetAfter;
-      g.layout = o.layout;
-      g.activations = o.activations;
-      g.initialHiddenState = optionalOperand("initialHiddenState");
-      g.returnSequence = options.value("returnSequence", false);
-      g.direction = parseDirection(options.value("direction", "forward"));
-      outputs = builder.gru(operand(args[0]), operand(args[1]), operand(args[2]),
-                            args[3].get<uint32_t>(), args[4].get<uint32_t>(), g);
-    }
-  } else {
-    MLLstmCellOptions o;
-    o.bias = optionalOperand("bias");
-    o.recurrentBias = optionalOperand("recurrentBias");
-    o.peepholeWeight = optionalOperand("peepholeWeight");
-    o.layout = options.value("layout", "iofg") == "ifgo" ? MLLstmWeightLayout::Ifgo
-                                                         : MLLstmWeightLayout::Iofg;
-    o.activations = activations;
-    if (name == "lstmCell") {
-      outputs = builder.lstmCell(operand(args[0]), operand(args[1]), operand(args[2]),
-                                 operand(args[3]), operand(args[4]), args[5].get<uint32_t>(), o);
-    } else {
-      MLLstmOptions l;
-      l.bias = o.bias;
-      l.recurrentBias = o.recurrentBias;
-      l.peepholeWeight = o.peepholeWeight;
-      l.layout = o.layout;
-      l.activations = o.activations;
-      l.initialHiddenState = optionalOperand("initialHiddenState");
-      l.initialCellState = optionalOperand("initialCellState");
-      l.returnSequence = options.value("returnSequence", false);
-      l.direction = parseDirection(options.value("direction", "forward"));
-      outputs = builder.lstm(operand(args[0]), operand(args[1]), operand(args[2]),
-                             args[3].get<uint32_t>(), args[4].get<uint32_t>(), l);
-    }
-  }
-  std::vector<std::string> outputNames;
-  if (op["outputs"].is_string()) {
-    outputNames.push_back(op["outputs"]);
-  } else {
-    outputNames = op["outputs"].get<std::vector<std::string>>();
-  }
-  ASSERT_EQ(outputNames.size(), outputs.size());
-  MLNamedOperands named;
-  for (size_t i = 0; i < outputs.size(); ++i) named[outputNames[i]] = outputs[i];
-  MLGraph graph = builder.build(named);
-
-  MLNamedTensors inputTensors, outputTensors;
-  for (const auto& [inputName, bytes] : inputBytes) {
-    MLTensor tensor = testing::inputTensor(context, operands.at(inputName).descriptor());
-    context.writeTensor(tensor, bytes);
-    inputTensors.emplace(inputName, tensor);
-  }
-  for (const auto& [outputName, descriptor] : graph.outputDescriptors()) {
-    outputTensors.emplace(outputName, testing::outputTensor(context, descriptor));
-  }
-  context.dispatch(graph, inputTensors, outputTensors);
-  const int64_t tolerance = test["tolerance"]["value"].get<int64_t>();
-  for (const auto& [outputName, expected] : test["expectedOutputs"].items()) {
-    const MLOperandDescriptor& descriptor = named.at(outputName).descriptor();
-    ASSERT_EQ(descriptor.shape, expected["shape"].get<Shape>()) << outputName;
-    const auto values = jsonValues(expected["data"], descriptor.elementCount());
-    const auto bytes = context.readTensor(outputTensors.at(outputName));
-    for (uint64_t i = 0; i < values.size(); ++i) {
-      EXPECT_LE(ulpDistance(descriptor.dataType, bytes.data(), i, values[i]), tolerance)
-          << outputName << "[" << i << "]: expected " << values[i];
-    }
-  }
-}
-
-class RecurrentWpt : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(RecurrentWpt, EveryCasePasses) {
-  const auto directory = wptDirectory();
-  if (directory.empty()) GTEST_SKIP() << "no /work/shared/conformance/wpt";
-  std::ifstream file(directory / (GetParam() + ".json"));
-  ASSERT_TRUE(file) << GetParam();
-  const Json suite = Json::parse(file);
-  ASSERT_FALSE(suite["cases"].empty());
-  for (const auto& test : suite["cases"]) {
-    SCOPED_TRACE(test["name"].get<std::string>());
-    runWptCase(test);
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Ops, RecurrentWpt,
-                         ::testing::Values("gru", "gruCell", "lstm", "lstmCell"));
 
 }  // namespace
 }  // namespace webnn

@@ -4,73 +4,22 @@
 #include <cstring>
 
 #include "core/float16.h"
+#include "ops/typed_graph.h"
 #include "test_helpers.h"
 
 namespace webnn {
 namespace {
 
 using testing::expectError;
+using testing::Graph;
+using testing::halves;
+using testing::nibbles;
+using testing::raw;
 using K = Error::Kind;
 using T = MLOperandDataType;
 using Shape = std::vector<uint32_t>;
 using F32 = std::vector<float>;
 using I32 = std::vector<int32_t>;
-
-template <class V>
-std::vector<std::byte> raw(const std::vector<V>& values) {
-  std::vector<std::byte> bytes(values.size() * sizeof(V));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<uint16_t> halves(const std::vector<float>& values) {
-  std::vector<uint16_t> bits;
-  for (float value : values) bits.push_back(floatToHalf(value));
-  return bits;
-}
-
-// One graph with data-carrying inputs; run() computes the outputs by name.
-struct Graph {
-  MLContext context = createContext();
-  MLGraphBuilder builder{context};
-  std::map<std::string, std::vector<std::byte>> feeds;
-
-  template <class V>
-  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
-                  const std::vector<V>& values) {
-    feeds[name] = raw(values);
-    return builder.input(name, descriptor);
-  }
-  MLOperand input(const std::string& name, const MLOperandDescriptor& descriptor,
-                  std::vector<std::byte> data) {
-    feeds[name] = std::move(data);
-    return builder.input(name, descriptor);
-  }
-  std::map<std::string, std::vector<std::byte>> runAll(const MLNamedOperands& outputs) {
-    MLGraph graph = builder.build(outputs);
-    MLNamedTensors inputs;
-    for (const auto& [name, descriptor] : graph.inputDescriptors()) {
-      MLTensor tensor = testing::inputTensor(context, descriptor);
-      context.writeTensor(tensor, feeds.at(name));
-      inputs.emplace(name, tensor);
-    }
-    MLNamedTensors outs;
-    for (const auto& [name, descriptor] : graph.outputDescriptors()) {
-      outs.emplace(name, testing::outputTensor(context, descriptor));
-    }
-    context.dispatch(graph, inputs, outs);
-    std::map<std::string, std::vector<std::byte>> results;
-    for (const auto& [name, tensor] : outs) results[name] = context.readTensor(tensor);
-    return results;
-  }
-  template <class V>
-  std::vector<V> runAs(const MLOperand& output) {
-    auto bytes = runAll({{"out", output}}).at("out");
-    std::vector<V> values(bytes.size() / sizeof(V));
-    std::memcpy(values.data(), bytes.data(), bytes.size());
-    return values;
-  }
-};
 
 // x = [[1, -2, 3], [-4, 5, -6]]
 const F32 kX = {1, -2, 3, -4, 5, -6};
@@ -323,7 +272,7 @@ TEST(ReductionCumulativeSum, Errors) {
 }
 
 TEST(Reduction, AppearInOpSupportLimits) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   auto limits = context.opSupportLimits();
   for (const char* op : {"reduceL1", "reduceL2", "reduceLogSum", "reduceLogSumExp", "reduceMax",
                          "reduceMean", "reduceMin", "reduceProduct", "reduceSum", "reduceSumSquare",

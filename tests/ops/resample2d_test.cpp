@@ -97,7 +97,7 @@ TEST(Resample2d, Float16) {
 }
 
 TEST(Resample2d, ShapeInferenceFloorsScaledSizes) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 3, 3, 5}});
   EXPECT_EQ(builder.resample2d(x, {.scales = {{1.5f, 0.5f}}}).shape(),
@@ -127,7 +127,7 @@ TEST(Resample2d, Errors) {
   };
   for (auto& c : cases) {
     SCOPED_TRACE(c.name);
-    MLContext context = createContext();
+    MLContext context = testing::createTestContext();
     MLGraphBuilder builder(context);
     auto x = builder.input("x", c.input);
     c.options.label = "rs";

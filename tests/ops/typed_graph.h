@@ -36,9 +36,9 @@ inline std::vector<std::byte> nibbles(const std::vector<int>& values) {
   return bytes;
 }
 
-// One graph: inputs with data, one output "out".
+// One graph: inputs with data; run() computes output "out", runAll() any named outputs.
 struct Graph {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder{context};
   std::map<std::string, std::vector<std::byte>> feeds;
 
@@ -52,18 +52,24 @@ struct Graph {
                   const std::vector<V>& values) {
     return input(name, descriptor, raw(values));
   }
-  std::vector<std::byte> run(const MLOperand& output) {
-    MLGraph graph = builder.build({{"out", output}});
+  std::map<std::string, std::vector<std::byte>> runAll(const MLNamedOperands& outputs) {
+    MLGraph graph = builder.build(outputs);
     MLNamedTensors inputs;
     for (const auto& [name, descriptor] : graph.inputDescriptors()) {
       MLTensor tensor = testing::inputTensor(context, descriptor);
       context.writeTensor(tensor, feeds.at(name));
       inputs.emplace(name, tensor);
     }
-    MLTensor out = testing::outputTensor(context, graph.outputDescriptors().at("out"));
-    context.dispatch(graph, inputs, {{"out", out}});
-    return context.readTensor(out);
+    MLNamedTensors outs;
+    for (const auto& [name, descriptor] : graph.outputDescriptors()) {
+      outs.emplace(name, testing::outputTensor(context, descriptor));
+    }
+    context.dispatch(graph, inputs, outs);
+    std::map<std::string, std::vector<std::byte>> results;
+    for (const auto& [name, tensor] : outs) results[name] = context.readTensor(tensor);
+    return results;
   }
+  std::vector<std::byte> run(const MLOperand& output) { return runAll({{"out", output}}).at("out"); }
   template <class V>
   std::vector<V> runAs(const MLOperand& output) {
     auto bytes = run(output);

@@ -104,7 +104,7 @@ TEST(Where, ConditionFromAComparison) {
 }
 
 TEST(WhereErrors, ConditionMustBeUint8) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Int8, {2}});
   auto t = builder.input("t", {T::Float32, {2}});
@@ -113,7 +113,7 @@ TEST(WhereErrors, ConditionMustBeUint8) {
 }
 
 TEST(WhereErrors, ValuesMustShareADataType) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Uint8, {2}});
   auto t = builder.input("t", {T::Float32, {2}});
@@ -123,7 +123,7 @@ TEST(WhereErrors, ValuesMustShareADataType) {
 }
 
 TEST(WhereErrors, ShapesMustBroadcast) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Uint8, {2}});
   auto t = builder.input("t", {T::Float32, {3}});
@@ -137,7 +137,7 @@ TEST(WhereErrors, ShapesMustBroadcast) {
 }
 
 TEST(WhereErrors, EmptyOrForeignOperands) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
   auto c = builder.input("c", {T::Uint8, {2}});
@@ -148,7 +148,7 @@ TEST(WhereErrors, EmptyOrForeignOperands) {
 }
 
 TEST(WhereLimits, ReportedBySupportLimits) {
-  MLContext context = createContext();
+  MLContext context = testing::createTestContext();
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("where"));
   EXPECT_TRUE(limits.ops["where"]["condition"].supports(T::Uint8));

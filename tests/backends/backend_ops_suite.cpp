@@ -1,0 +1,647 @@
+// Every backend against the reference backend (ggml's test-backend-ops is the model): each case
+// builds one op on random inputs, for every data type the backend under test accepts for it, with
+// its second operands as hollow constants filled after build(), and compares the output with the
+// reference backend's on the same data: exact for integer outputs, within a relative tolerance
+// for float outputs. A new backend gets all of it by registering (and adding its name to
+// WEBNN_TEST_BACKENDS); on the reference backend itself it checks that results are deterministic
+// and that hollow constants behave like classic ones.
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <set>
+
+#include "core/element.h"
+#include "core/float16.h"
+#include "graph/ir.h"
+#include "test_helpers.h"
+
+namespace webnn {
+namespace {
+
+using T = MLOperandDataType;
+using Shape = std::vector<uint32_t>;
+
+// Values an input is drawn from (integers are rounded; unsigned types clamp at 0).
+struct Range {
+  double low = -2.0;
+  double high = 2.0;
+};
+
+// What one case's build function uses: inputs and hollow constants of random data. The same seed
+// gives the same data, so the backend under test and the reference see identical graphs.
+class CaseBuilder {
+ public:
+  CaseBuilder(MLGraphBuilder& builder, uint32_t seed) : builder_(builder), random_(seed) {}
+
+  MLOperand input(T type, Shape shape, Range range = {}) {
+    const std::string name = "in" + std::to_string(feeds_.size());
+    MLOperandDescriptor descriptor{type, std::move(shape)};
+    feeds_.push_back({name, descriptor, randomBytes(descriptor, range)});
+    return builder_.input(name, descriptor);
+  }
+  // A hollow constant, filled after build().
+  MLOperand constant(T type, Shape shape, Range range = {}) {
+    MLOperandDescriptor descriptor{type, std::move(shape)};
+    const std::string label = "c" + std::to_string(constants_.size());
+    MLOperand operand = builder_.constant(descriptor, {.label = label});
+    constants_.push_back({operand, randomBytes(descriptor, range)});
+    return operand;
+  }
+  // A classic constant holding `values`.
+  MLOperand values(T type, Shape shape, const std::vector<double>& values) {
+    MLOperandDescriptor descriptor{type, std::move(shape)};
+    std::vector<std::byte> bytes(descriptor.byteLength());
+    for (size_t i = 0; i < values.size(); ++i) storeElement(type, bytes.data(), i, values[i]);
+    return builder_.constant(descriptor, bytes);
+  }
+  MLGraphBuilder& builder() { return builder_; }
+
+  struct Feed {
+    std::string name;
+    MLOperandDescriptor descriptor;
+    std::vector<std::byte> bytes;
+  };
+  struct Hollow {
+    MLOperand operand;
+    std::vector<std::byte> bytes;
+  };
+  const std::vector<Feed>& feeds() const { return feeds_; }
+  const std::vector<Hollow>& constants() const { return constants_; }
+
+ private:
+  std::vector<std::byte> randomBytes(const MLOperandDescriptor& descriptor, Range range) {
+    std::vector<std::byte> bytes(descriptor.byteLength());
+    const uint64_t count = descriptor.elementCount();
+    std::uniform_real_distribution<double> uniform(range.low, range.high);
+    for (uint64_t i = 0; i < count; ++i) {
+      double value = uniform(random_);
+      if (!isFloatingPoint(descriptor.dataType)) {
+        value = std::round(value);
+        if (!isSigned(descriptor.dataType)) value = std::max(0.0, value);
+      }
+      storeElement(descriptor.dataType, bytes.data(), i, value);
+    }
+    return bytes;
+  }
+
+  MLGraphBuilder& builder_;
+  std::mt19937 random_;
+  std::vector<Feed> feeds_;
+  std::vector<Hollow> constants_;
+};
+
+struct OpCase {
+  std::string name;
+  graph::OpType type;
+  // The data types to try: those the backend accepts for `typedOperand` of `type`, and of these
+  // only `types` when given.
+  std::string typedOperand = "input";
+  std::vector<T> types = {};
+  std::function<MLOperand(CaseBuilder&, T)> build;
+};
+
+struct Output {
+  MLOperandDescriptor descriptor;
+  std::vector<std::byte> bytes;
+};
+
+Output runCase(const OpCase& opCase, T type, const std::string& backend) {
+  MLContext context = createContext({.backend = backend});
+  MLGraphBuilder builder(context);
+  CaseBuilder cases(builder, 1234);
+  MLOperand output = opCase.build(cases, type);
+  MLGraph graph = builder.build({{"out", output}});
+  for (const auto& constant : cases.constants()) {
+    graph.setConstantData(constant.operand, constant.bytes);
+  }
+  MLNamedTensors inputs;
+  for (const auto& feed : cases.feeds()) {
+    MLTensor tensor = testing::inputTensor(context, feed.descriptor);
+    context.writeTensor(tensor, feed.bytes);
+    inputs.emplace(feed.name, tensor);
+  }
+  const MLOperandDescriptor descriptor = graph.outputDescriptors().at("out");
+  MLTensor out = testing::outputTensor(context, descriptor);
+  context.dispatch(graph, inputs, {{"out", out}});
+  return {descriptor, context.readTensor(out)};
+}
+
+void expectSame(const Output& actual, const Output& expected) {
+  ASSERT_EQ(actual.descriptor, expected.descriptor);
+  const T type = expected.descriptor.dataType;
+  if (!isFloatingPoint(type)) {
+    EXPECT_EQ(actual.bytes, expected.bytes);
+    return;
+  }
+  const double tolerance = type == T::Float16 ? 1e-2 : 1e-5;
+  const uint64_t count = expected.descriptor.elementCount();
+  uint64_t mismatches = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const double a = loadElement(type, actual.bytes.data(), i);
+    const double e = loadElement(type, expected.bytes.data(), i);
+    if (std::isnan(e) ? std::isnan(a) : std::abs(a - e) <= tolerance * std::max(1.0, std::abs(e)))
+      continue;
+    if (++mismatches <= 5) ADD_FAILURE() << "element " << i << ": " << a << ", expected " << e;
+  }
+  EXPECT_EQ(mismatches, 0u) << "of " << count;
+}
+
+// ---- the cases ----
+
+using Build = std::function<MLOperand(CaseBuilder&, T)>;
+std::vector<OpCase> cases;
+
+void add(std::string name, graph::OpType type, Build build, std::vector<T> types = {},
+         std::string typedOperand = "input") {
+  cases.push_back(
+      {std::move(name), type, std::move(typedOperand), std::move(types), std::move(build)});
+}
+
+const Range kPositive{0.25, 3.0};
+const Range kSmall{-0.8, 0.8};
+
+void addElementwiseCases() {
+  using O = graph::OpType;
+  using Unary = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLOperatorOptions&);
+  struct UnaryCase {
+    const char* name;
+    O type;
+    Unary method;
+    Range range;
+  };
+  const UnaryCase unary[] = {
+      {"abs", O::Abs, &MLGraphBuilder::abs, {}},
+      {"ceil", O::Ceil, &MLGraphBuilder::ceil, {}},
+      {"cos", O::Cos, &MLGraphBuilder::cos, {}},
+      {"erf", O::Erf, &MLGraphBuilder::erf, {}},
+      {"exp", O::Exp, &MLGraphBuilder::exp, {}},
+      {"floor", O::Floor, &MLGraphBuilder::floor, {}},
+      {"identity", O::Identity, &MLGraphBuilder::identity, {}},
+      {"isInfinite", O::IsInfinite, &MLGraphBuilder::isInfinite, {}},
+      {"isNaN", O::IsNaN, &MLGraphBuilder::isNaN, {}},
+      {"log", O::Log, &MLGraphBuilder::log, kPositive},
+      {"neg", O::Neg, &MLGraphBuilder::neg, {}},
+      {"reciprocal", O::Reciprocal, &MLGraphBuilder::reciprocal, kPositive},
+      {"roundEven", O::RoundEven, &MLGraphBuilder::roundEven, {-4, 4}},
+      {"sign", O::Sign, &MLGraphBuilder::sign, {}},
+      {"sin", O::Sin, &MLGraphBuilder::sin, {}},
+      {"sqrt", O::Sqrt, &MLGraphBuilder::sqrt, kPositive},
+      {"tan", O::Tan, &MLGraphBuilder::tan, kSmall},
+      {"gelu", O::Gelu, &MLGraphBuilder::gelu, {}},
+      {"hardSwish", O::HardSwish, &MLGraphBuilder::hardSwish, {-4, 4}},
+      {"relu", O::Relu, &MLGraphBuilder::relu, {}},
+      {"sigmoid", O::Sigmoid, &MLGraphBuilder::sigmoid, {}},
+      {"softplus", O::Softplus, &MLGraphBuilder::softplus, {}},
+      {"softsign", O::Softsign, &MLGraphBuilder::softsign, {}},
+      {"tanh", O::Tanh, &MLGraphBuilder::tanh, {}},
+  };
+  for (const auto& u : unary) {
+    for (const Shape& shape : {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}}) {
+      const UnaryCase c = u;
+      add(
+          std::string(c.name) + " " + std::to_string(shape.size()) + "d", c.type,
+          [c, shape](CaseBuilder& b, T type) {
+            return (b.builder().*c.method)(b.input(type, shape, c.range), {});
+          },
+          {}, c.type == O::IsNaN || c.type == O::IsInfinite ? "a" : "input");
+    }
+  }
+  add(
+      "logicalNot", O::LogicalNot,
+      [](CaseBuilder& b, T type) {
+        return b.builder().logicalNot(b.input(type, {4, 5}, {0, 2}));
+      },
+      {}, "a");
+  add("elu", O::Elu, [](CaseBuilder& b, T t) {
+    return b.builder().elu(b.input(t, {3, 7}), {.alpha = 0.7});
+  });
+  add("leakyRelu", O::LeakyRelu, [](CaseBuilder& b, T t) {
+    return b.builder().leakyRelu(b.input(t, {3, 7}), {.alpha = 0.2});
+  });
+  add("hardSigmoid", O::HardSigmoid, [](CaseBuilder& b, T t) {
+    return b.builder().hardSigmoid(b.input(t, {3, 7}, {-4, 4}), {.alpha = 0.3, .beta = 0.4});
+  });
+  add("linear", O::Linear, [](CaseBuilder& b, T t) {
+    return b.builder().linear(b.input(t, {3, 7}), {.alpha = 1.5, .beta = -0.5});
+  });
+  add("clamp", O::Clamp, [](CaseBuilder& b, T t) {
+    return b.builder().clamp(b.input(t, {4, 6}, {-5, 5}), {.minValue = -1, .maxValue = 2});
+  });
+  add("clamp relu6", O::Clamp, [](CaseBuilder& b, T t) {
+    return b.builder().clamp(b.input(t, {1, 8, 3, 3}, {-3, 9}), {.minValue = 0, .maxValue = 6});
+  });
+  for (uint32_t axis : {0u, 1u, 2u}) {
+    add("softmax axis " + std::to_string(axis), O::Softmax, [axis](CaseBuilder& b, T t) {
+      return b.builder().softmax(b.input(t, {3, 4, 5}, {-4, 4}), axis);
+    });
+  }
+  add("prelu broadcast slope", O::Prelu, [](CaseBuilder& b, T t) {
+    return b.builder().prelu(b.input(t, {2, 3, 4}), b.constant(t, {3, 1}));
+  });
+
+  using Binary =
+      MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLOperand&, const MLOperatorOptions&);
+  struct BinaryCase {
+    const char* name;
+    O type;
+    Binary method;
+    Range b;
+  };
+  const BinaryCase binary[] = {
+      {"add", O::Add, &MLGraphBuilder::add, {}},
+      {"sub", O::Sub, &MLGraphBuilder::sub, {}},
+      {"mul", O::Mul, &MLGraphBuilder::mul, {}},
+      {"div", O::Div, &MLGraphBuilder::div, {1, 4}},
+      {"max", O::Max, &MLGraphBuilder::max, {}},
+      {"min", O::Min, &MLGraphBuilder::min, {}},
+      {"equal", O::Equal, &MLGraphBuilder::equal, {}},
+      {"notEqual", O::NotEqual, &MLGraphBuilder::notEqual, {}},
+      {"greater", O::Greater, &MLGraphBuilder::greater, {}},
+      {"greaterOrEqual", O::GreaterOrEqual, &MLGraphBuilder::greaterOrEqual, {}},
+      {"lesser", O::Lesser, &MLGraphBuilder::lesser, {}},
+      {"lesserOrEqual", O::LesserOrEqual, &MLGraphBuilder::lesserOrEqual, {}},
+      {"logicalAnd", O::LogicalAnd, &MLGraphBuilder::logicalAnd, {0, 2}},
+      {"logicalOr", O::LogicalOr, &MLGraphBuilder::logicalOr, {0, 2}},
+      {"logicalXor", O::LogicalXor, &MLGraphBuilder::logicalXor, {0, 2}},
+  };
+  struct Shapes {
+    Shape a, b;
+  };
+  for (const auto& bc : binary) {
+    for (const Shapes& shapes : {Shapes{{5, 6}, {5, 6}}, Shapes{{2, 3, 4}, {4}},
+                                 Shapes{{3, 1, 5}, {1, 4, 1}}, Shapes{{}, {2, 2}}}) {
+      const BinaryCase c = bc;
+      const Range a = c.b.low == 0 ? c.b : Range{};
+      add(
+          std::string(c.name) + " " + std::to_string(shapes.a.size()) + "d x " +
+              std::to_string(shapes.b.size()) + "d",
+          c.type,
+          [c, shapes, a](CaseBuilder& b, T type) {
+            return (b.builder().*c.method)(b.input(type, shapes.a, a),
+                                           b.constant(type, shapes.b, c.b), {});
+          },
+          {}, "a");
+    }
+  }
+  add(
+      "pow", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {4, 5}, kPositive), b.constant(t, {5}, {-2, 2}));
+      },
+      {T::Float32, T::Float16}, "a");
+  add(
+      "where", O::Where,
+      [](CaseBuilder& b, T t) {
+        return b.builder().where(b.input(T::Uint8, {3, 1, 4}, {0, 1}), b.input(t, {2, 4}),
+                                 b.constant(t, {3, 2, 4}));
+      },
+      {}, "trueValue");
+  for (T to : {T::Float32, T::Float16, T::Int32, T::Uint8, T::Int64}) {
+    add("cast to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
+      return b.builder().cast(b.input(t, {3, 5}, {-3, 300}), to);
+    });
+  }
+}
+
+void addMatrixCases() {
+  using O = graph::OpType;
+  add(
+      "matmul 2d", O::Matmul,
+      [](CaseBuilder& b, T t) {
+        return b.builder().matmul(b.input(t, {5, 7}), b.constant(t, {7, 3}));
+      },
+      {}, "a");
+  add(
+      "matmul batched broadcast", O::Matmul,
+      [](CaseBuilder& b, T t) {
+        return b.builder().matmul(b.input(t, {2, 3, 4, 6}), b.constant(t, {6, 5}));
+      },
+      {}, "a");
+  add(
+      "matmul 1x1", O::Matmul,
+      [](CaseBuilder& b, T t) {
+        return b.builder().matmul(b.input(t, {1, 1}), b.constant(t, {1, 1}));
+      },
+      {}, "a");
+  add(
+      "gemm", O::Gemm,
+      [](CaseBuilder& b, T t) {
+        return b.builder().gemm(b.input(t, {4, 6}), b.constant(t, {6, 3}));
+      },
+      {}, "a");
+  add(
+      "gemm transposed with c", O::Gemm,
+      [](CaseBuilder& b, T t) {
+        return b.builder().gemm(b.input(t, {6, 4}), b.constant(t, {3, 6}),
+                                {.c = b.constant(t, {3}),
+                                 .alpha = 0.5,
+                                 .beta = 2.0,
+                                 .aTranspose = true,
+                                 .bTranspose = true});
+      },
+      {}, "a");
+}
+
+void addConvolutionCases() {
+  using O = graph::OpType;
+  using L = MLInputOperandLayout;
+  add("conv2d 3x3", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 3, 6, 6}), b.constant(t, {4, 3, 3, 3}));
+  });
+  add("conv2d 1x1 bias", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {2, 5, 3, 4}), b.constant(t, {7, 5, 1, 1}),
+                              {.bias = b.constant(t, {7})});
+  });
+  add("conv2d stride, dilation, asymmetric padding", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 2, 9, 8}), b.constant(t, {3, 2, 3, 2}),
+                              {.padding = {1, 2, 0, 1}, .strides = {2, 1}, .dilations = {1, 2}});
+  });
+  add("conv2d groups", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 6, 5, 5}), b.constant(t, {4, 3, 3, 3}),
+                              {.padding = {1, 1, 1, 1}, .groups = 2});
+  });
+  add("conv2d depthwise", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 5, 7, 7}), b.constant(t, {5, 1, 3, 3}),
+                              {.padding = {1, 1, 1, 1}, .groups = 5, .bias = b.constant(t, {5})});
+  });
+  add("conv2d nhwc hwio, 17 channels", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(
+        b.input(t, {1, 5, 5, 17}), b.constant(t, {3, 3, 17, 19}),
+        {.inputLayout = L::Nhwc, .filterLayout = MLConv2dFilterOperandLayout::Hwio});
+  });
+  add("convTranspose2d", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 3, 4, 4}), b.constant(t, {3, 2, 3, 3}));
+  });
+  add("convTranspose2d stride 2, output padding, bias", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        return b.builder().convTranspose2d(b.input(t, {1, 4, 3, 3}), b.constant(t, {4, 3, 3, 3}),
+                                           {.padding = {1, 1, 1, 1},
+                                            .strides = {2, 2},
+                                            .outputPadding = {1, 1},
+                                            .bias = b.constant(t, {3})});
+      });
+  using Pool = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLPool2dOptions&);
+  const std::pair<O, Pool> pools[] = {{O::AveragePool2d, &MLGraphBuilder::averagePool2d},
+                                      {O::MaxPool2d, &MLGraphBuilder::maxPool2d},
+                                      {O::L2Pool2d, &MLGraphBuilder::l2Pool2d}};
+  for (const auto& pool : pools) {
+    const auto [type, method] = pool;
+    const std::string name(graph::specName(type));
+    add(name + " 2x2 stride 2", type, [method](CaseBuilder& b, T t) {
+      return (b.builder().*method)(
+          b.input(t, {1, 3, 6, 6}),
+          {.windowDimensions = std::vector<uint32_t>{2, 2}, .strides = {2, 2}});
+    });
+    add(name + " 3x3 padded, ceil", type, [method](CaseBuilder& b, T t) {
+      return (b.builder().*method)(b.input(t, {1, 2, 7, 7}),
+                                   {.windowDimensions = std::vector<uint32_t>{3, 3},
+                                    .padding = {1, 1, 1, 1},
+                                    .strides = {2, 2},
+                                    .roundingType = MLRoundingType::Ceil});
+    });
+    add(name + " global", type, [method](CaseBuilder& b, T t) {
+      return (b.builder().*method)(b.input(t, {2, 4, 5, 3}), {});
+    });
+  }
+  add("resample2d nearest x2", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 2, 3, 4}),
+                                  {.scales = std::vector<float>{2.0f, 2.0f}});
+  });
+  add("resample2d linear sizes", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 2, 3, 4}), {.mode = MLInterpolationMode::Linear,
+                                                             .sizes = std::vector<uint32_t>{5, 7}});
+  });
+}
+
+void addNormalizationCases() {
+  using O = graph::OpType;
+  add("batchNormalization", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(
+        b.input(t, {2, 3, 4, 4}), b.constant(t, {3}), b.constant(t, {3}, kPositive),
+        {.scale = b.constant(t, {3}), .bias = b.constant(t, {3})});
+  });
+  add("instanceNormalization", O::InstanceNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().instanceNormalization(
+        b.input(t, {2, 3, 4, 5}), {.scale = b.constant(t, {3}), .bias = b.constant(t, {3})});
+  });
+  add("layerNormalization last axis", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {2, 5, 8}),
+                                          {.scale = b.constant(t, {8}),
+                                           .bias = b.constant(t, {8}),
+                                           .axes = std::vector<uint32_t>{2}});
+  });
+}
+
+void addReductionCases() {
+  using O = graph::OpType;
+  using Reduce = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLReduceOptions&);
+  const std::pair<O, Reduce> reductions[] = {
+      {O::ReduceL1, &MLGraphBuilder::reduceL1},
+      {O::ReduceL2, &MLGraphBuilder::reduceL2},
+      {O::ReduceLogSum, &MLGraphBuilder::reduceLogSum},
+      {O::ReduceLogSumExp, &MLGraphBuilder::reduceLogSumExp},
+      {O::ReduceMax, &MLGraphBuilder::reduceMax},
+      {O::ReduceMean, &MLGraphBuilder::reduceMean},
+      {O::ReduceMin, &MLGraphBuilder::reduceMin},
+      {O::ReduceProduct, &MLGraphBuilder::reduceProduct},
+      {O::ReduceSum, &MLGraphBuilder::reduceSum},
+      {O::ReduceSumSquare, &MLGraphBuilder::reduceSumSquare}};
+  for (const auto& reduction : reductions) {
+    const auto [type, method] = reduction;
+    const Range range = type == O::ReduceLogSum ? kPositive : Range{};
+    const std::string name(graph::specName(type));
+    add(name + " axis 1 keep", type, [method, range](CaseBuilder& b, T t) {
+      return (b.builder().*method)(b.input(t, {3, 4, 5}, range),
+                                   {.axes = std::vector<uint32_t>{1}, .keepDimensions = true});
+    });
+    add(name + " all axes", type, [method, range](CaseBuilder& b, T t) {
+      return (b.builder().*method)(b.input(t, {2, 3, 4}, range), {});
+    });
+  }
+  add("argMax axis 1", O::ArgMax, [](CaseBuilder& b, T t) {
+    return b.builder().argMax(b.input(t, {3, 6, 2}), 1);
+  });
+  add("argMin axis 0 keep int64", O::ArgMin, [](CaseBuilder& b, T t) {
+    return b.builder().argMin(b.input(t, {5, 3}), 0,
+                              {.keepDimensions = true, .outputDataType = T::Int64});
+  });
+  add("cumulativeSum exclusive reversed", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {3, 5}), 1, {.exclusive = true, .reversed = true});
+  });
+}
+
+void addShapeCases() {
+  using O = graph::OpType;
+  add(
+      "concat axis 1", O::Concat,
+      [](CaseBuilder& b, T t) {
+        return b.builder().concat(
+            {b.input(t, {2, 3, 2}), b.constant(t, {2, 1, 2}), b.input(t, {2, 4, 2})}, 1);
+      },
+      {}, "inputs");
+  add("split 3 and take the last", O::Split, [](CaseBuilder& b, T t) {
+    return b.builder().split(b.input(t, {6, 4}), 3, {.axis = 0}).back();
+  });
+  add("slice with strides", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {6, 7, 3}), {1, 0, 1}, {4, 3, 2}, {.strides = {1, 3, 1}});
+  });
+  for (MLPaddingMode mode : {MLPaddingMode::Constant, MLPaddingMode::Edge,
+                             MLPaddingMode::Reflection, MLPaddingMode::Symmetric}) {
+    add("pad mode " + std::to_string(static_cast<int>(mode)), O::Pad, [mode](CaseBuilder& b, T t) {
+      return b.builder().pad(b.input(t, {3, 4}), {1, 2}, {2, 1}, {.mode = mode, .value = 3});
+    });
+  }
+  add("transpose", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {2, 3, 4}),
+                                 {.permutation = std::vector<uint32_t>{2, 0, 1}});
+  });
+  add("reshape", O::Reshape, [](CaseBuilder& b, T t) {
+    return b.builder().reshape(b.input(t, {2, 3, 4}), {4, 6});
+  });
+  add("expand", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {3, 1}), {2, 3, 4});
+  });
+  add("tile", O::Tile, [](CaseBuilder& b, T t) {
+    return b.builder().tile(b.input(t, {2, 3}), {2, 2});
+  });
+  add("reverse", O::Reverse, [](CaseBuilder& b, T t) {
+    return b.builder().reverse(b.input(t, {3, 4, 2}), {.axes = std::vector<uint32_t>{0, 2}});
+  });
+  add("triangular lower", O::Triangular, [](CaseBuilder& b, T t) {
+    return b.builder().triangular(b.input(t, {4, 5}), {.upper = false, .diagonal = 1});
+  });
+  add("gather axis 1", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {3, 5, 2}), b.values(T::Int32, {2, 2}, {4, 0, 2, 2}),
+                              {.axis = 1});
+  });
+  add("gatherElements", O::GatherElements, [](CaseBuilder& b, T t) {
+    return b.builder().gatherElements(
+        b.input(t, {3, 4}), b.values(T::Int32, {2, 4}, {0, 2, 1, 0, 2, 2, 0, 1}), {.axis = 0});
+  });
+  add("gatherND", O::GatherND, [](CaseBuilder& b, T t) {
+    return b.builder().gatherND(b.input(t, {3, 4, 2}), b.values(T::Int32, {2, 2}, {0, 3, 2, 1}));
+  });
+  add("scatterElements", O::ScatterElements, [](CaseBuilder& b, T t) {
+    return b.builder().scatterElements(b.input(t, {3, 3}),
+                                       b.values(T::Int32, {2, 3}, {1, 0, 2, 0, 2, 1}),
+                                       b.constant(t, {2, 3}), {.axis = 0});
+  });
+  add("scatterND", O::ScatterND, [](CaseBuilder& b, T t) {
+    return b.builder().scatterND(b.input(t, {4, 3}), b.values(T::Int32, {2, 1}, {3, 1}),
+                                 b.constant(t, {2, 3}));
+  });
+}
+
+void addQuantizationAndRecurrentCases() {
+  using O = graph::OpType;
+  add("quantizeLinear per channel", O::QuantizeLinear, [](CaseBuilder& b, T t) {
+    return b.builder().quantizeLinear(b.input(t, {2, 4}, {-20, 20}),
+                                      b.constant(t, {2, 1}, {0.1, 0.5}),
+                                      b.values(T::Uint8, {2, 1}, {128, 10}));
+  });
+  add("dequantizeLinear", O::DequantizeLinear, [](CaseBuilder& b, T t) {
+    return b.builder().dequantizeLinear(b.input(t, {2, 4}, {0, 40}),
+                                        b.constant(T::Float32, {2, 1}, {0.1, 0.5}),
+                                        b.values(t, {2, 1}, {3, 5}));
+  });
+  add("gru both directions", O::Gru, [](CaseBuilder& b, T t) {
+    auto out = b.builder().gru(b.input(t, {3, 2, 4}, kSmall), b.constant(t, {2, 9, 4}, kSmall),
+                               b.constant(t, {2, 9, 3}, kSmall), 3, 3,
+                               {.bias = b.constant(t, {2, 9}, kSmall),
+                                .returnSequence = true,
+                                .direction = MLRecurrentNetworkDirection::Both});
+    return out.back();
+  });
+  add("lstm forward with peepholes", O::Lstm, [](CaseBuilder& b, T t) {
+    auto out = b.builder().lstm(
+        b.input(t, {2, 1, 3}, kSmall), b.constant(t, {1, 8, 3}, kSmall),
+        b.constant(t, {1, 8, 2}, kSmall), 2, 2,
+        {.bias = b.constant(t, {1, 8}, kSmall), .peepholeWeight = b.constant(t, {1, 6}, kSmall)});
+    return out[1];
+  });
+  add("gruCell reset before", O::GruCell, [](CaseBuilder& b, T t) {
+    return b.builder().gruCell(b.input(t, {2, 3}, kSmall), b.constant(t, {6, 3}, kSmall),
+                               b.constant(t, {6, 2}, kSmall), b.input(t, {2, 2}, kSmall), 2,
+                               {.recurrentBias = b.constant(t, {6}, kSmall), .resetAfter = false});
+  });
+  add("lstmCell", O::LstmCell, [](CaseBuilder& b, T t) {
+    return b.builder()
+        .lstmCell(b.input(t, {2, 3}, kSmall), b.constant(t, {8, 3}, kSmall),
+                  b.constant(t, {8, 2}, kSmall), b.input(t, {2, 2}, kSmall),
+                  b.input(t, {2, 2}, kSmall), 2, {.bias = b.constant(t, {8}, kSmall)})
+        .front();
+  });
+}
+
+const std::vector<OpCase>& allCases() {
+  static const bool made = [] {
+    addElementwiseCases();
+    addMatrixCases();
+    addConvolutionCases();
+    addNormalizationCases();
+    addReductionCases();
+    addShapeCases();
+    addQuantizationAndRecurrentCases();
+    return true;
+  }();
+  (void)made;
+  return cases;
+}
+
+// The table covers every op type of the IR, so a backend cannot miss one unnoticed.
+TEST(AgainstReferenceCoverage, EveryOpTypeHasACase) {
+  std::set<graph::OpType> covered;
+  for (const auto& opCase : allCases()) covered.insert(opCase.type);
+  std::string missing;
+  for (graph::OpType type : graph::allOpTypes()) {
+    if (!covered.contains(type)) missing += " " + std::string(graph::specName(type));
+  }
+  EXPECT_EQ(missing, "") << "ops without a case:" << missing;
+}
+
+class AgainstReference : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(AgainstReference, EveryAcceptedDataTypeMatches) {
+  const OpCase& opCase = allCases()[GetParam()];
+  MLContext context = testing::createTestContext();
+  const MLOpSupportLimits limits = context.opSupportLimits();
+  const auto op = limits.ops.find(std::string(graph::specName(opCase.type)));
+  if (op == limits.ops.end()) GTEST_SKIP() << "the backend does not support the op";
+  const auto operand = op->second.find(opCase.typedOperand);
+  ASSERT_NE(operand, op->second.end()) << "no limits for " << opCase.typedOperand;
+  size_t tried = 0;
+  for (T type : operand->second.dataTypes) {
+    if (!opCase.types.empty() &&
+        std::find(opCase.types.begin(), opCase.types.end(), type) == opCase.types.end()) {
+      continue;
+    }
+    if (type == T::Int4 || type == T::Uint4) continue;  // no random-data path for packed nibbles
+    SCOPED_TRACE(std::string(toString(type)));
+    Output expected, actual;
+    try {
+      expected = runCase(opCase, type, "reference");
+    } catch (const Error& error) {
+      if (error.kind() == Error::Kind::TypeError) continue;  // this shape does not take the type
+      throw;
+    }
+    actual = runCase(opCase, type, testing::backendUnderTest());
+    expectSame(actual, expected);
+    ++tried;
+  }
+  EXPECT_GT(tried, 0u) << "no data type of the case was accepted";
+}
+
+std::string caseName(const ::testing::TestParamInfo<size_t>& info) {
+  std::string name = allCases()[info.param].name;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name + "_" + std::to_string(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, AgainstReference, ::testing::Range<size_t>(0, allCases().size()),
+                         caseName);
+
+}  // namespace
+}  // namespace webnn
