@@ -1,5 +1,5 @@
 // gru, gruCell, lstm, lstmCell: shape inference, validation errors, values (hand-computed, and
-// the WPT conformance vectors when /work/shared/conformance is around).
+// the repository's WPT conformance vectors, tests/conformance/wpt).
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -609,19 +609,14 @@ TEST_F(RecurrentValues, WeightlessGruComputesAfterTheWeightsArrive) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Values from the WPT conformance vectors (/work/shared/conformance/wpt), every case of the four
-// ops, compared in ULP with the case's tolerance.
+// Values from the WPT conformance vectors (the repository's tests/conformance/wpt), every case of
+// the four ops, compared in ULP with the case's tolerance.
 
+// $WEBNN_CONFORMANCE_DIR (CTest sets it), else tests/conformance/wpt beside this file.
 std::filesystem::path wptDirectory() {
   namespace fs = std::filesystem;
-  if (const char* shared = std::getenv("WEBNN_SHARED_DIR")) {
-    fs::path path = fs::path(shared) / "conformance" / "wpt";
-    if (fs::exists(path)) return path;
-  }
-  // tests/ops/recurrent_test.cpp -> <repo>/../shared
-  fs::path path =
-      fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "shared" / "conformance" / "wpt";
-  return fs::exists(path) ? path : fs::path();
+  if (const char* directory = std::getenv("WEBNN_CONFORMANCE_DIR")) return directory;
+  return fs::path(__FILE__).parent_path() / ".." / "conformance" / "wpt";
 }
 
 using Json = nlohmann::json;
@@ -801,9 +796,9 @@ class RecurrentWpt : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RecurrentWpt, EveryCasePasses) {
   const auto directory = wptDirectory();
-  if (directory.empty()) GTEST_SKIP() << "no /work/shared/conformance/wpt";
   std::ifstream file(directory / (GetParam() + ".json"));
-  ASSERT_TRUE(file) << GetParam();
+  ASSERT_TRUE(file) << "cannot read " << (directory / (GetParam() + ".json"))
+                    << " (the repository's WPT vectors; WEBNN_CONFORMANCE_DIR overrides the folder)";
   const Json suite = Json::parse(file);
   ASSERT_FALSE(suite["cases"].empty());
   for (const auto& test : suite["cases"]) {
