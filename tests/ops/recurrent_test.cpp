@@ -797,8 +797,9 @@ class RecurrentWpt : public ::testing::TestWithParam<std::string> {};
 TEST_P(RecurrentWpt, EveryCasePasses) {
   const auto directory = wptDirectory();
   std::ifstream file(directory / (GetParam() + ".json"));
-  ASSERT_TRUE(file) << "cannot read " << (directory / (GetParam() + ".json"))
-                    << " (the repository's WPT vectors; WEBNN_CONFORMANCE_DIR overrides the folder)";
+  ASSERT_TRUE(file)
+      << "cannot read " << (directory / (GetParam() + ".json"))
+      << " (the repository's WPT vectors; WEBNN_CONFORMANCE_DIR overrides the folder)";
   const Json suite = Json::parse(file);
   ASSERT_FALSE(suite["cases"].empty());
   for (const auto& test : suite["cases"]) {
