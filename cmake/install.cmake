@@ -29,6 +29,7 @@ install(FILES ${PROJECT_BINARY_DIR}/webnnConfig.cmake ${PROJECT_BINARY_DIR}/webn
 # webnn.pc finds its prefix from its own folder (${pcfiledir}), so the prefix may move.
 file(RELATIVE_PATH WEBNN_PC_PREFIX_FROM_PCFILEDIR
      /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" WEBNN_PC_PREFIX_FROM_PCFILEDIR "${WEBNN_PC_PREFIX_FROM_PCFILEDIR}")
 if(BUILD_SHARED_LIBS)
   set(WEBNN_PC_LIBS_PRIVATE "")
   set(WEBNN_PC_REQUIRES_PRIVATE "")
