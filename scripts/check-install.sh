@@ -9,11 +9,12 @@
 #
 #   scripts/check-install.sh            the debug build of scripts/test.sh (shared libwebnn)
 #   scripts/check-install.sh --static   a static libwebnn.a (BUILD_SHARED_LIBS=OFF, the library
-#                                       alone in build/static), consumed the same way. Not in
-#                                       .ci/run yet: the reference backend and its kernels register
-#                                       from static initializers, which a static link leaves out,
-#                                       so the consumer finds no backend until registration is
-#                                       explicit.
+#                                       alone in build/static: same flags and config.h as the
+#                                       debug build, so ccache serves its objects from there),
+#                                       consumed the same way. Not in .ci/run yet: the
+#                                       reference backend and its kernels register from static
+#                                       initializers, which a static link leaves out, so the
+#                                       consumer finds no backend until registration is explicit.
 #   scripts/check-install.sh --deb      the debug build packed by `cpack -G DEB`, installed with
 #                                       dpkg -i (as root, or through sudo), consumed from /usr,
 #                                       then removed again
