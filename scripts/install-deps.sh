@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what building and testing webnn-cpp needs on Debian 12 (idempotent).
+# Installs what building and testing webnn-cpp needs on Debian 12 (idempotent). Prints one line
+# per step; apt-get's own output goes to a log that is shown only when a step fails.
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config git
+packages=(build-essential cmake ninja-build pkg-config git ccache
           libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
           libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
           libonnx-dev libprotobuf-dev protobuf-compiler
@@ -13,10 +14,30 @@ missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}"
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
 fi
+
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+log="$(mktemp "${TMPDIR:-/tmp}/webnn-install-deps.XXXXXX.log")"
+# Runs "$@" with its output in the log; on failure prints the log and stops.
+step() {
+  local title="$1"
+  shift
+  printf 'install-deps: %s ... ' "$title"
+  local started=$SECONDS
+  if "$@" >>"$log" 2>&1; then
+    echo "done ($((SECONDS - started)) s)"
+  else
+    local status=$?
+    echo "FAILED (exit status $status); its output ($log):"
+    cat "$log"
+    exit "$status"
+  fi
+}
+step "apt-get update" $sudo_cmd apt-get update
+step "installing ${#missing[@]} packages: ${missing[*]}" \
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+rm -f "$log"

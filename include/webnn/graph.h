@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/operand.h"
 #include "webnn/types.h"
 
@@ -42,7 +43,7 @@ struct LoadOptions {
   uint64_t chunkBytes = 8ull << 20;
 };
 
-class MLGraph {
+class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
   explicit MLGraph(std::shared_ptr<detail::GraphState> state) : state_(std::move(state)) {}

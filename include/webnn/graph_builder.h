@@ -7,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/operand.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
@@ -20,7 +21,7 @@ namespace detail {
 struct BuilderState;
 }
 
-class MLGraphBuilder {
+class WEBNN_EXPORT MLGraphBuilder {
  public:
   explicit MLGraphBuilder(MLContext& context);
   ~MLGraphBuilder();

@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "webnn/export.h"
+
 namespace webnn {
 
-class MLNumber {
+class WEBNN_EXPORT MLNumber {
  public:
   enum class Kind { Double, Int64, Uint64 };
 

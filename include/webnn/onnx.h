@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/graph_builder.h"
 #include "webnn/operand.h"
 #include "webnn/types.h"
@@ -51,7 +52,7 @@ struct ImportedModel {
 // `builder` for every node. Throws webnn::Error: DataError for malformed or inconsistent files
 // (truncated protobuf, data outside its file, size mismatches, cycles, missing inputs),
 // NotSupportedError for what the importer cannot map, TypeError for unknown dimensions.
-ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
-                          const ImportOptions& options = {});
+WEBNN_EXPORT ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
+                                       const ImportOptions& options = {});
 
 }  // namespace webnn::onnx

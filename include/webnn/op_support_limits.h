@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
@@ -16,7 +17,7 @@ struct MLRankRange {
   uint32_t max = 0;
 };
 
-struct MLTensorLimits {
+struct WEBNN_EXPORT MLTensorLimits {
   std::vector<MLOperandDataType> dataTypes{};
   MLRankRange rankRange{};
   bool supports(MLOperandDataType type) const;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/types.h"
 
 namespace webnn {
@@ -14,7 +15,7 @@ namespace detail {
 struct OperandNode;
 }
 
-class MLOperand {
+class WEBNN_EXPORT MLOperand {
  public:
   MLOperand() = default;  // an empty handle; using it in a builder call throws TypeError
   explicit MLOperand(std::shared_ptr<detail::OperandNode> node) : node_(std::move(node)) {}

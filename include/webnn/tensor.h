@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "webnn/export.h"
 #include "webnn/types.h"
 
 namespace webnn {
@@ -13,7 +14,7 @@ namespace detail {
 struct TensorState;
 }
 
-class MLTensor {
+class WEBNN_EXPORT MLTensor {
  public:
   MLTensor() = default;
   explicit MLTensor(std::shared_ptr<detail::TensorState> state) : state_(std::move(state)) {}

@@ -9,22 +9,24 @@
 #include <string_view>
 #include <vector>
 
+#include "webnn/export.h"
+
 namespace webnn {
 
 // MLOperandDataType: the spec's enum, in the spec's order.
 enum class MLOperandDataType { Float32, Float16, Int32, Uint32, Int64, Uint64, Int8, Uint8, Int4, Uint4 };
 
 // The spec's string for a data type ("float32", "int4", ...).
-std::string_view toString(MLOperandDataType);
+WEBNN_EXPORT std::string_view toString(MLOperandDataType);
 // Parses the spec's string; nullopt when the string names no data type.
-std::optional<MLOperandDataType> parseDataType(std::string_view);
+WEBNN_EXPORT std::optional<MLOperandDataType> parseDataType(std::string_view);
 
 // Bits one element takes in memory (4 for int4/uint4, which pack two per byte, low nibble first).
-uint32_t bitsPerElement(MLOperandDataType);
-bool isFloatingPoint(MLOperandDataType);
-bool isSigned(MLOperandDataType);
+WEBNN_EXPORT uint32_t bitsPerElement(MLOperandDataType);
+WEBNN_EXPORT bool isFloatingPoint(MLOperandDataType);
+WEBNN_EXPORT bool isSigned(MLOperandDataType);
 
-struct MLOperandDescriptor {
+struct WEBNN_EXPORT MLOperandDescriptor {
   MLOperandDataType dataType = MLOperandDataType::Float32;
   std::vector<uint32_t> shape{};
 
@@ -41,10 +43,10 @@ struct MLTensorDescriptor : MLOperandDescriptor {
 };
 
 // "float32 [1, 3, 224, 224]"
-std::string toString(const MLOperandDescriptor&);
+WEBNN_EXPORT std::string toString(const MLOperandDescriptor&);
 
 // The spec's errors are DOMExceptions (and TypeError); name() is the spec's name.
-class Error : public std::exception {
+class WEBNN_EXPORT Error : public std::exception {
  public:
   enum class Kind { TypeError, InvalidStateError, OperationError, UnknownError, NotSupportedError, DataError };
   Error(Kind kind, std::string message);
@@ -59,8 +61,8 @@ class Error : public std::exception {
   std::string message_{};
 };
 
-[[noreturn]] void throwTypeError(const std::string& message);
-[[noreturn]] void throwInvalidStateError(const std::string& message);
-[[noreturn]] void throwOperationError(const std::string& message);
+[[noreturn]] WEBNN_EXPORT void throwTypeError(const std::string& message);
+[[noreturn]] WEBNN_EXPORT void throwInvalidStateError(const std::string& message);
+[[noreturn]] WEBNN_EXPORT void throwOperationError(const std::string& message);
 
 }  // namespace webnn

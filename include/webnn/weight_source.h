@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "webnn/export.h"
 #include "webnn/types.h"
 
 namespace webnn {
@@ -43,13 +44,13 @@ struct TensorInfo {
 // Where every byte of a WeightSource is read. Tests derive from it to inject faults (EIO, short
 // reads); the default calls ::pread. Same contract as ::pread: bytes read, 0 at end of file, or -1
 // with errno set. Must be safe to call from several threads at once.
-class FileReader {
+class WEBNN_EXPORT FileReader {
  public:
   virtual ~FileReader();
   virtual ssize_t pread(int fd, void* buffer, size_t count, uint64_t offset);
 };
 
-class WeightSource {
+class WEBNN_EXPORT WeightSource {
  public:
   // Opens `path`, choosing the format from the file's contents:
   //   - GGUF: the file starts with "GGUF" (versions 2 and 3, little-endian);

@@ -1,4 +1,4 @@
-// webnn conformance: runs the WPT conformance vectors (../shared/conformance/wpt) on a backend.
+// webnn conformance: runs the WPT conformance vectors (tests/conformance/wpt) on a backend.
 #include <webnn/webnn.h>
 
 #include <cstdio>

@@ -17,6 +17,7 @@
 #include "command.h"
 #include "core/float16.h"
 #include "npy.h"
+#include "progress.h"
 
 #ifdef WEBNN_HAVE_ONNX
 #include <webnn/onnx.h>
@@ -158,15 +159,12 @@ int run(const RunOptions& o) {
 
   start = Clock::now();
   LoadOptions loadOptions;
-  if (terminal) {
-    loadOptions.progress = [](uint64_t done, uint64_t total) {
-      std::fprintf(stderr, "\rloading weights: %5.1f%% (%.1f / %.1f MiB)",
-                   total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0,
-                   mib(done), mib(total));
-    };
-  }
+  tools::Progress progress("loading weights", stderr, terminal);
+  loadOptions.progress = [&progress](uint64_t done, uint64_t total) {
+    progress.update(done, total);
+  };
   graph.loadConstants(*model.weights, loadOptions);
-  if (terminal) std::fprintf(stderr, "\n");
+  progress.finish();
   const double loadMs = msSince(start);
 
   // Inputs.

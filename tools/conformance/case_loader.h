@@ -1,5 +1,5 @@
-// Loads the WPT conformance vectors (../shared/conformance/wpt/<op>.json) into plain structs.
-// The format is described in ../shared/conformance/README.md §4.
+// Loads the WPT conformance vectors (tests/conformance/wpt/<op>.json) into plain structs.
+// The format is described in tests/conformance/README.md §4.
 #pragma once
 
 #include <webnn/types.h>

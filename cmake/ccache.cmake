@@ -1,0 +1,11 @@
+# WEBNN_USE_CCACHE (on in the presets): compile through ccache when it is installed; without it the
+# build goes on uncached. A launcher set by the user (CMAKE_CXX_COMPILER_LAUNCHER) wins.
+if(WEBNN_USE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(WEBNN_CCACHE_PROGRAM ccache)
+  if(WEBNN_CCACHE_PROGRAM)
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${WEBNN_CCACHE_PROGRAM})
+    message(STATUS "webnn: compiling through ${WEBNN_CCACHE_PROGRAM}")
+  else()
+    message(STATUS "webnn: ccache not found; compiling without a cache")
+  endif()
+endif()

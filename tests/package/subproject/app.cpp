@@ -1,0 +1,5 @@
+#include <webnn/webnn.h>
+
+int main() {
+  return webnn::availableBackends().empty() ? 1 : 0;
+}
