@@ -176,7 +176,8 @@ CaseFile parseCaseFile(const std::string& text, const std::string& sourceName) {
   Json json;
   try {
     json = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
+    // parse_error, and out_of_range for numbers beyond double's range (found by fuzzing).
     fail(sourceName, std::string("invalid JSON: ") + error.what());
   }
   CaseFile file;
