@@ -32,7 +32,7 @@ struct ImportOptions {
   // Bytes of one tensor: a weight, a graph input, or a value folded at import.
   uint64_t maxTensorBytes = uint64_t{16} << 30;
   // Bytes of every value folded at import together (held as 64-bit numbers: 8 bytes an element).
-  uint64_t maxFoldedBytes = uint64_t{1} << 30;
+  uint64_t maxFoldedBytes = uint64_t{256} << 20;
   // Bytes of all the weights the model declares (initializers and Constant tensors in files).
   uint64_t maxWeightBytes = uint64_t{1} << 40;
 };

@@ -311,7 +311,7 @@ WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak
   app.add_option("--max-tensor-bytes", o->maxTensorBytes,
                  "Largest tensor the model may declare, fold or feed (default 16 GiB)");
   app.add_option("--max-folded-bytes", o->maxFoldedBytes,
-                 "Memory for values folded at import, all together (default 1 GiB)");
+                 "Memory for values folded at import, all together (default 256 MiB)");
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
   return [o] {
