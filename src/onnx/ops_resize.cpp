@@ -37,7 +37,14 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
   const auto shape = x.shape();
   if (shape.size() != 4) c.fail("only 4-D inputs are supported");
   if (sizes.size() != 4) c.failData("sizes must have one value per axis");
-  toWebnnShape(sizes, c);  // every size a WebNN dimension before anything loops over it
+  // Every size a WebNN dimension, and the output within the tensor limit, before anything loops
+  // over it.
+  const auto outputBytes =
+      checked::byteLength(toWebnnShape(sizes, c), bitsPerElement(x.dataType()) / 8);
+  if (!outputBytes || *outputBytes > c.limits.maxTensorBytes) {
+    c.failData("the resized output is larger than the limit of one tensor (" +
+               std::to_string(c.limits.maxTensorBytes) + " bytes, ImportOptions::maxTensorBytes)");
+  }
   std::vector<uint32_t> axes;
   for (uint32_t i = 0; i < 4; ++i) {
     if (sizes[i] != shape[i]) axes.push_back(i);
@@ -54,6 +61,12 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
     const double scale = fromSizes ? static_cast<double>(sizes[a]) / shape[a] : scales[a];
     webnnScales.push_back(static_cast<float>(scale));
     if (mode == "nearest") {
+      // The check visits every output position of the axis: bounded (a CPU bomb otherwise).
+      constexpr int64_t kMaxCheckedPositions = int64_t{1} << 24;
+      if (sizes[a] > kMaxCheckedPositions) {
+        c.fail("nearest resizing to more than " + std::to_string(kMaxCheckedPositions) +
+               " positions along an axis is not supported");
+      }
       for (int64_t d = 0; d < sizes[a]; ++d) {
         const int64_t in = shape[a];
         int64_t onnx = nearest(

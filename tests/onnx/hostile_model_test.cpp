@@ -304,6 +304,29 @@ TEST(HostileModel, ResizeScalesOutsideTheDimensionRangeAreDataErrors) {
   }
 }
 
+TEST(HostileModel, HugeNearestResizesAreRefusedWithoutVisitingEveryPosition) {
+  // Found by onnx_import_fuzzer: the nearest-mode check looped over every output position (2^31
+  // here, within WebNN's dimensions and the default tensor limit): a CPU bomb.
+  for (float scale : {1e9f, 2e9f, 1e8f}) {
+    SCOPED_TRACE(scale);
+    ModelMaker m(13);
+    m.input("x", {1, 1, 1, 2});
+    m.floats("scales", {4}, {1, 1, 1, scale});
+    m.node("Resize", {"x", "", "scales"}, {"y"});
+    m.output("y");
+    const auto start = std::chrono::steady_clock::now();
+    expectImportError(m.save(), Error::Kind::NotSupportedError, {"positions along an axis"});
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  }
+  // Larger than the tensor limit: refused as such.
+  ModelMaker m(13);
+  m.input("x", {1, 1, 2, 2});
+  m.floats("scales", {4}, {1, 1, 1e5f, 1e5f});
+  m.node("Resize", {"x", "", "scales"}, {"y"});
+  m.output("y");
+  expectImportError(m.save(), Error::Kind::DataError, {"ImportOptions::maxTensorBytes"});
+}
+
 TEST(HostileModel, ResizeSizesOutsideTheDimensionRangeAreDataErrors) {
   for (int64_t size : {int64_t{1} << 40, kInt64Max, int64_t{-1}}) {
     ModelMaker m(13);
