@@ -20,6 +20,10 @@ using namespace webnn;
 // Tensors the fuzzer dispatches with stay small; larger descriptors are built (validation runs)
 // but not dispatched.
 constexpr uint64_t kMaxDispatchBytes = uint64_t{1} << 16;
+// Nor graphs with an intermediate operand above this (until the builder enforces
+// maxTensorByteLength, an expand to a huge shape reduced back to a small output is valid, and its
+// activations take gigabytes: found by this fuzzer as an out-of-memory, not a defect).
+constexpr uint64_t kMaxIntermediateBytes = uint64_t{16} << 20;
 
 class Driver {
  public:
@@ -41,6 +45,13 @@ class Driver {
       }
     }
     if (outputs.empty()) return;
+    for (const MLOperand& operand : pool_) {
+      const bool small = attempt([&] {
+        if (operand.descriptor().byteLength() > kMaxIntermediateBytes)
+          throw Error(Error::Kind::DataError, "large");
+      });
+      if (!small) dispatchable_ = false;
+    }
     MLGraph graph;
     if (!attempt([&] { graph = builder.build(outputs); })) return;
     fill(graph);
@@ -345,6 +356,7 @@ class Driver {
   }
 
   void dispatch(MLContext& context, MLGraph& graph) {
+    if (!dispatchable_) return;
     MLNamedTensors inputs, outputs;
     for (const auto& [name, descriptor] : graph.inputDescriptors()) {
       if (descriptor.byteLength() > kMaxDispatchBytes) return;
@@ -363,6 +375,7 @@ class Driver {
 
   FuzzedDataProvider& data_;
   std::vector<MLOperand> pool_;
+  bool dispatchable_ = true;
 };
 
 }  // namespace
