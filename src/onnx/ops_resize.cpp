@@ -62,7 +62,7 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
     webnnScales.push_back(static_cast<float>(scale));
     if (mode == "nearest") {
       // The check visits every output position of the axis: bounded (a CPU bomb otherwise).
-      constexpr int64_t kMaxCheckedPositions = int64_t{1} << 24;
+      constexpr int64_t kMaxCheckedPositions = int64_t{1} << 20;
       if (sizes[a] > kMaxCheckedPositions) {
         c.fail("nearest resizing to more than " + std::to_string(kMaxCheckedPositions) +
                " positions along an axis is not supported");
