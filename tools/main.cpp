@@ -39,6 +39,7 @@ bool registerCommand(std::string name, std::string description, CommandSetup set
 
 int main(int argc, char** argv) {
   using namespace webnn::tools;
+  registerAllCommands();
   CLI::App app{"webnn: WebNN graphs with weightless build and copy-once weights"};
   app.require_subcommand(1);
   app.set_version_flag("--version", versionText());

@@ -41,6 +41,11 @@ struct LoadOptions {
   bool allowMapping = false;
   // Bytes per read in the chunked path.
   uint64_t chunkBytes = 8ull << 20;
+  // Limits checked when the load is planned, before any byte is read or any storage allocated:
+  // a constant larger than maxTensorBytes, or constants together larger than maxTotalBytes, make
+  // loadConstants throw TypeError naming the constant and the limit (nothing changes).
+  uint64_t maxTensorBytes = UINT64_MAX;
+  uint64_t maxTotalBytes = UINT64_MAX;
 };
 
 class WEBNN_EXPORT MLGraph {

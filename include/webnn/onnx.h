@@ -27,6 +27,15 @@ struct ImportOptions {
   std::map<std::string, uint32_t> dimensions{};
   // Where every byte of the model and its external data is read (tests inject faults).
   std::shared_ptr<FileReader> reader{};
+
+  // Limits on what an untrusted model may make the importer allocate, checked before anything
+  // is allocated; exceeding one throws DataError naming the tensor and the limit.
+  // Bytes of one tensor: a weight, a graph input, or a value folded at import.
+  uint64_t maxTensorBytes = uint64_t{16} << 30;
+  // Bytes of every value folded at import together (held as 64-bit numbers: 8 bytes an element).
+  uint64_t maxFoldedBytes = uint64_t{256} << 20;
+  // Bytes of all the weights the model declares (initializers and Constant tensors in files).
+  uint64_t maxWeightBytes = uint64_t{1} << 40;
 };
 
 struct ImportedModel {

@@ -60,6 +60,26 @@ std::shared_ptr<FileMapping> mapRange(int fd, uint64_t offset, uint64_t length,
   return mapping;
 }
 
+// LoadOptions' limits, before anything is read or allocated.
+void checkLoadLimits(const std::vector<Planned>& plan, const LoadOptions& options,
+                     const std::string& where) {
+  uint64_t total = 0;
+  for (const Planned& planned : plan) {
+    const uint64_t bytes = planned.tensor->byteLength;
+    if (bytes > options.maxTensorBytes) {
+      throwTypeError(where + ": constant '" + planned.constant.label() + "' is " +
+                     std::to_string(bytes) + " bytes, above LoadOptions::maxTensorBytes (" +
+                     std::to_string(options.maxTensorBytes) + ")");
+    }
+    total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+    if (total > options.maxTotalBytes) {
+      throwTypeError(where + ": the constants to load take more than LoadOptions::maxTotalBytes (" +
+                     std::to_string(options.maxTotalBytes) + " bytes; reached at '" +
+                     planned.constant.label() + "')");
+    }
+  }
+}
+
 }  // namespace
 
 void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& options) {
@@ -92,6 +112,7 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     }
     plan.push_back({constant, tensor});
   }
+  checkLoadLimits(plan, options, where);
 
   // Every planned constant starts a new fill: whatever an earlier, failed load (or a partial
   // writeConstantData) covered is read again. Without this, a chunk could complete the constant

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 
 namespace webnn::onnx_import {
@@ -24,6 +25,42 @@ void Context::fail(const std::string& what) const {
 
 void Context::failData(const std::string& what) const {
   throw Error(Error::Kind::DataError, where() + ": " + what);
+}
+
+uint64_t Context::reserveKnown(const std::vector<int64_t>& shape, const std::string& what) {
+  const auto count = checked::elementCount(shape);
+  const auto bytes = count ? checked::mul<uint64_t>(*count, sizeof(int64_t)) : std::nullopt;
+  std::string shapeText = "[";
+  if (!count || !bytes || *bytes > limits.maxTensorBytes ||
+      *bytes > limits.maxFoldedBytes - std::min(foldedBytes, limits.maxFoldedBytes)) {
+    for (size_t i = 0; i < shape.size() && i < 16; ++i)
+      shapeText += (i ? ", " : "") + std::to_string(shape[i]);
+    shapeText += shape.size() > 16 ? ", ...]" : "]";
+  }
+  if (!count) failData(what + " has shape " + shapeText + ", whose element count overflows");
+  if (!bytes || *bytes > limits.maxTensorBytes) {
+    failData(what + " (shape " + shapeText + ", held at import as " + std::to_string(*count) +
+             " 64-bit values) is larger than the limit of one tensor, " +
+             std::to_string(limits.maxTensorBytes) + " bytes (ImportOptions::maxTensorBytes)");
+  }
+  if (*bytes > limits.maxFoldedBytes - std::min(foldedBytes, limits.maxFoldedBytes)) {
+    failData(what + " (shape " + shapeText + ", " + std::to_string(*bytes) +
+             " bytes at import) would take the values folded at import past the limit of " +
+             std::to_string(limits.maxFoldedBytes) + " bytes (ImportOptions::maxFoldedBytes)");
+  }
+  foldedBytes += *bytes;
+  return *count;
+}
+
+size_t Context::requireRank(size_t i, size_t minRank, size_t maxRank, const char* what) {
+  const size_t r = rank(i);
+  if (r < minRank || r > maxRank) {
+    failData(std::string(what) + " (input " + std::to_string(i) + ") has rank " +
+             std::to_string(r) + "; it needs " +
+             (minRank == maxRank ? std::to_string(minRank)
+                                 : std::to_string(minRank) + " to " + std::to_string(maxRank)));
+  }
+  return r;
 }
 
 Value& Context::value(const std::string& name) {
@@ -60,6 +97,7 @@ MLOperand Context::operand(const std::string& name) {
   if (v.known) {
     k = &*v.known;
   } else if (v.proto) {
+    reserveKnown(v.shape, "tensor " + quoteName(name));
     v.known = decodeTensor(*v.proto, nullptr, "tensor " + quoteName(name));
     k = &*v.known;
   }
@@ -74,10 +112,12 @@ const Known* Context::known(size_t i, uint64_t limitBytes) {
   Value& v = value(name);
   if (v.known) return &*v.known;
   if (v.proto) {
+    reserveKnown(v.shape, "tensor " + quoteName(name));
     v.known = decodeTensor(*v.proto, nullptr, "tensor " + quoteName(name));
     return &*v.known;
   }
   if (v.weight && v.weight->byteLength <= limitBytes) {
+    reserveKnown(v.shape, "tensor " + quoteName(name));
     std::vector<std::byte> bytes(v.weight->byteLength);
     source.read(*v.weight, 0, bytes);
     v.known = decodeRaw(v.onnxType, v.shape, bytes, "tensor " + quoteName(name));
@@ -164,6 +204,12 @@ void Context::setOutput(size_t i, const MLOperand& operand) {
 }
 
 void Context::setKnownOutput(size_t i, Known known) {
+  // Every known value holds exactly the elements its shape has (what folding relies on).
+  const auto count = checked::elementCount(known.shape);
+  if (!count || *count != known.size()) {
+    failData("the folded result holds " + std::to_string(known.size()) + " values for a shape of " +
+             (count ? std::to_string(*count) : "too many") + " elements");
+  }
   if (!wantsOutput(i)) return;
   Value v;
   v.onnxType = known.type;
@@ -225,7 +271,8 @@ MLOperand Context::constant(const Known& known) {
 
 uint32_t Context::axis(int64_t axis, size_t rank) const {
   const auto r = static_cast<int64_t>(rank);
-  if (axis < -r || axis >= std::max<int64_t>(r, 1)) {
+  if (r == 0) failData("axis " + std::to_string(axis) + " is given for a scalar, which has none");
+  if (axis < -r || axis >= r) {
     failData("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   }
   return static_cast<uint32_t>(axis < 0 ? axis + r : axis);

@@ -28,10 +28,17 @@ struct Value {
   std::vector<int64_t> shape;
 };
 
+// ImportOptions' limits on what the import may hold in memory.
+struct ImportLimits {
+  uint64_t maxTensorBytes = UINT64_MAX;
+  uint64_t maxFoldedBytes = UINT64_MAX;
+};
+
 class Context {
  public:
-  Context(MLGraphBuilder& builder, int64_t opset, const WeightSource& source)
-      : builder(builder), opset(opset), source(source) {}
+  Context(MLGraphBuilder& builder, int64_t opset, const WeightSource& source,
+          ImportLimits limits = {})
+      : builder(builder), opset(opset), source(source), limits(limits) {}
 
   MLGraphBuilder& builder;
   const int64_t opset;
@@ -40,6 +47,16 @@ class Context {
   const ::onnx::NodeProto* node = nullptr;
   uint64_t weightBytes = 0;
   size_t weightCount = 0;
+  const ImportLimits limits;
+  // Bytes of known values held so far (8 per element), against limits.maxFoldedBytes.
+  uint64_t foldedBytes = 0;
+
+  // Every known value (folded or decoded) is reserved here before it is allocated: its element
+  // count is computed with checked arithmetic and charged against the limits. Returns the count;
+  // DataError naming the node, the shape and the limit otherwise.
+  uint64_t reserveKnown(const std::vector<int64_t>& shape, const std::string& what = "the result");
+  // The rank of input i, which must lie in [minRank, maxRank] (DataError naming the node).
+  size_t requireRank(size_t i, size_t minRank, size_t maxRank, const char* what);
 
   // "Conv node 'name'" (or its first output when unnamed), for messages.
   std::string where() const;
@@ -82,7 +99,8 @@ class Context {
   MLOperand scalar(MLOperandDataType type, double value);
   MLOperand constant(const Known& known);
 
-  // Axis helpers: a possibly negative ONNX axis normalized for `rank`.
+  // Axis helpers: a possibly negative ONNX axis normalized for `rank` (DataError when outside
+  // [-rank, rank); a scalar has no axis).
   uint32_t axis(int64_t axis, size_t rank) const;
 
  private:

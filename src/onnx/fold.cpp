@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 #include "onnx/shape_logic.h"
@@ -26,74 +27,75 @@ size_t broadcastIndex(const Shape64& shape, const Shape64& out, size_t i) {
   return index;
 }
 
-template <class F>
-void foldBinary(Context& c, F f, bool comparison) {
+// A binary op on doubles (when either input is floating point) and on int64 (wrapping: integer
+// tensors overflow modulo 2^64 rather than with undefined behaviour).
+struct BinaryOp {
+  double (*onFloat)(double, double);
+  int64_t (*onInt)(int64_t, int64_t);
+  bool comparison = false;
+};
+
+void foldBinary(Context& c, const BinaryOp& op) {
   const Known& a = c.requireKnown(0, "a");
   const Known& b = c.requireKnown(1, "b");
   Known out;
   out.shape = broadcastShapes(c, a.shape, b.shape);
-  out.type = comparison ? kBool : a.type;
-  const size_t n = shapeElements(out.shape).value_or(0);
+  out.type = op.comparison ? kBool : a.type;
+  const uint64_t n = c.reserveKnown(out.shape);
   const bool useFloat = a.isFloat() || b.isFloat();
-  for (size_t i = 0; i < n; ++i) {
+  (out.isFloat() ? out.floats.reserve(n) : out.ints.reserve(n));
+  for (uint64_t i = 0; i < n; ++i) {
     const size_t ia = broadcastIndex(a.shape, out.shape, i);
     const size_t ib = broadcastIndex(b.shape, out.shape, i);
     if (useFloat) {
-      const double r = f(a.number(ia), b.number(ib));
+      const double r = op.onFloat(a.number(ia), b.number(ib));
       if (out.isFloat())
         out.floats.push_back(r);
       else
-        out.ints.push_back(static_cast<int64_t>(r));
+        out.ints.push_back(checked::toInt64Saturated(r));
     } else {
-      out.ints.push_back(static_cast<int64_t>(f(a.ints[ia], b.ints[ib])));
+      out.ints.push_back(op.onInt(a.integer(ia), b.integer(ib)));
     }
   }
-  c.setKnownOutput(0, out.type == a.type || comparison ? std::move(out) : out.castTo(a.type));
+  c.setKnownOutput(0, out.type == a.type || op.comparison ? std::move(out) : out.castTo(a.type));
 }
 
 void add(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x + y; }, false);
+  foldBinary(c, {[](double x, double y) { return x + y; }, checked::wrappingAdd});
 }
 void sub(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x - y; }, false);
+  foldBinary(c, {[](double x, double y) { return x - y; }, checked::wrappingSub});
 }
 void mul(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x * y; }, false);
+  foldBinary(c, {[](double x, double y) { return x * y; }, checked::wrappingMul});
 }
 void div(Context& c) {
-  foldBinary(
-      c,
-      [](auto x, auto y) -> decltype(x) {
-        if constexpr (std::is_integral_v<decltype(x)>) {
-          return y == 0 ? 0 : x / y;
-        } else {
-          return x / y;
-        }
-      },
-      false);
+  foldBinary(c, {[](double x, double y) { return x / y; },
+                 [](int64_t x, int64_t y) -> int64_t {
+                   if (y == 0) return 0;
+                   if (y == -1) return checked::wrappingNeg(x);  // INT64_MIN / -1 wraps
+                   return x / y;
+                 }});
 }
 void equal(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x == y ? 1 : 0; }, true);
+  foldBinary(c, {[](double x, double y) { return x == y ? 1.0 : 0.0; },
+                 [](int64_t x, int64_t y) -> int64_t { return x == y; }, true});
 }
 void less(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x < y ? 1 : 0; }, true);
+  foldBinary(c, {[](double x, double y) { return x < y ? 1.0 : 0.0; },
+                 [](int64_t x, int64_t y) -> int64_t { return x < y; }, true});
 }
 void greater(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x > y ? 1 : 0; }, true);
+  foldBinary(c, {[](double x, double y) { return x > y ? 1.0 : 0.0; },
+                 [](int64_t x, int64_t y) -> int64_t { return x > y; }, true});
 }
 void maxOp(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x > y ? x : y; }, false);
+  foldBinary(c, {[](double x, double y) { return x > y ? x : y; },
+                 [](int64_t x, int64_t y) { return x > y ? x : y; }});
 }
 void minOp(Context& c) {
-  foldBinary(
-      c, [](auto x, auto y) { return x < y ? x : y; }, false);
+  foldBinary(c, {[](double x, double y) { return x < y ? x : y; },
+                 [](int64_t x, int64_t y) { return x < y ? x : y; }});
 }
 
 void where(Context& c) {
@@ -103,8 +105,8 @@ void where(Context& c) {
   Known out;
   out.type = a.type;
   out.shape = broadcastShapes(c, broadcastShapes(c, cond.shape, a.shape), b.shape);
-  const size_t n = shapeElements(out.shape).value_or(0);
-  for (size_t i = 0; i < n; ++i) {
+  const uint64_t n = c.reserveKnown(out.shape);
+  for (uint64_t i = 0; i < n; ++i) {
     const bool pick = cond.number(broadcastIndex(cond.shape, out.shape, i)) != 0;
     const Known& from = pick ? a : b;
     const size_t j = broadcastIndex(from.shape, out.shape, i);
@@ -117,23 +119,30 @@ void where(Context& c) {
 }
 
 void cast(Context& c) {
-  c.setKnownOutput(
-      0, c.requireKnown(0, "input").castTo(static_cast<int32_t>(c.attrInt("to", kFloat))));
+  const Known& input = c.requireKnown(0, "input");
+  c.reserveKnown(input.shape);
+  c.setKnownOutput(0, input.castTo(static_cast<int32_t>(c.attrInt("to", kFloat))));
 }
 
 void identity(Context& c) {
-  c.setKnownOutput(0, c.requireKnown(0, "input"));
+  const Known& input = c.requireKnown(0, "input");
+  c.reserveKnown(input.shape);
+  c.setKnownOutput(0, input);
 }
 
 void neg(Context& c) {
-  Known k = c.requireKnown(0, "input");
+  const Known& input = c.requireKnown(0, "input");
+  c.reserveKnown(input.shape);
+  Known k = input;
   for (auto& v : k.floats) v = -v;
-  for (auto& v : k.ints) v = -v;
+  for (auto& v : k.ints) v = checked::wrappingNeg(v);
   c.setKnownOutput(0, std::move(k));
 }
 
 void withShape(Context& c, Shape64 shape) {
-  Known k = c.requireKnown(0, "input");
+  const Known& input = c.requireKnown(0, "input");
+  c.reserveKnown(shape);
+  Known k = input;
   k.shape = std::move(shape);
   c.setKnownOutput(0, std::move(k));
 }
@@ -175,19 +184,29 @@ void concat(Context& c) {
   out.type = first.type;
   out.shape = first.shape;
   out.shape[axis] = 0;
-  size_t outer = 1;
-  for (uint32_t d = 0; d < axis; ++d) outer *= static_cast<size_t>(first.shape[d]);
   std::vector<const Known*> inputs;
   for (size_t i = 0; i < c.inputCount(); ++i) {
     const Known& k = c.requireKnown(i, "inputs");
     if (k.shape.size() != first.shape.size()) c.failData("inputs differ in rank");
-    out.shape[axis] += k.shape[axis];
+    for (size_t d = 0; d < k.shape.size(); ++d) {
+      if (d != axis && k.shape[d] != first.shape[d]) {
+        c.failData("input " + std::to_string(i) + " has dimension " + std::to_string(d) + " of " +
+                   std::to_string(k.shape[d]) + ", input 0 of " + std::to_string(first.shape[d]));
+      }
+    }
+    const auto sum = checked::add(out.shape[axis], k.shape[axis]);
+    if (!sum) c.failData("the concatenated axis overflows");
+    out.shape[axis] = *sum;
     inputs.push_back(&k);
   }
-  for (size_t o = 0; o < outer; ++o) {
+  c.reserveKnown(out.shape);
+  // Every input has the same dimensions before the axis, so the same number of outer blocks.
+  const uint64_t outer =
+      checked::elementCount(Shape64(first.shape.begin(), first.shape.begin() + axis)).value_or(0);
+  for (uint64_t o = 0; o < outer; ++o) {
     for (const Known* k : inputs) {
-      size_t inner = 1;
-      for (size_t d = axis; d < k->shape.size(); ++d) inner *= static_cast<size_t>(k->shape[d]);
+      const uint64_t inner =
+          checked::elementCount(Shape64(k->shape.begin() + axis, k->shape.end())).value_or(0);
       append(out, *k, o * inner, inner);
     }
   }
@@ -203,9 +222,12 @@ void gather(Context& c) {
   out.shape.assign(data.shape.begin(), data.shape.begin() + axis);
   out.shape.insert(out.shape.end(), indices.shape.begin(), indices.shape.end());
   out.shape.insert(out.shape.end(), data.shape.begin() + axis + 1, data.shape.end());
-  size_t outer = 1, inner = 1;
-  for (uint32_t d = 0; d < axis; ++d) outer *= static_cast<size_t>(data.shape[d]);
-  for (size_t d = axis + 1; d < data.shape.size(); ++d) inner *= static_cast<size_t>(data.shape[d]);
+  c.reserveKnown(out.shape);
+  // data holds outer * dim * inner values (its shape is consistent), so these fit.
+  const uint64_t outer =
+      checked::elementCount(Shape64(data.shape.begin(), data.shape.begin() + axis)).value_or(0);
+  const uint64_t inner =
+      checked::elementCount(Shape64(data.shape.begin() + axis + 1, data.shape.end())).value_or(0);
   const int64_t dim = data.shape[axis];
   for (size_t o = 0; o < outer; ++o) {
     for (size_t i = 0; i < indices.size(); ++i) {
@@ -239,7 +261,7 @@ void slice(Context& c) {
   Known out;
   out.type = data.type;
   for (const auto& a : full) out.shape.push_back(a.count);
-  const size_t n = shapeElements(out.shape).value_or(0);
+  const uint64_t n = c.reserveKnown(out.shape);
   for (size_t i = 0; i < n; ++i) {
     size_t rest = i, index = 0, stride = 1;
     for (size_t d = rank; d-- > 0;) {
@@ -253,22 +275,36 @@ void slice(Context& c) {
   c.setKnownOutput(0, std::move(out));
 }
 
+const Known& requireScalar(Context& c, size_t i, const char* what) {
+  const Known& k = c.requireKnown(i, what);
+  if (k.size() != 1) {
+    c.failData(std::string(what) + " must hold one value, not " + std::to_string(k.size()));
+  }
+  return k;
+}
+
 void range(Context& c) {
-  const Known& start = c.requireKnown(0, "start");
-  const Known& limit = c.requireKnown(1, "limit");
-  const Known& delta = c.requireKnown(2, "delta");
+  const Known& start = requireScalar(c, 0, "start");
+  const Known& limit = requireScalar(c, 1, "limit");
+  const Known& delta = requireScalar(c, 2, "delta");
   Known out;
   out.type = start.type;
   const double s = start.number(0), l = limit.number(0), d = delta.number(0);
   if (d == 0) c.failData("delta is 0");
-  const auto n = static_cast<int64_t>(std::max(0.0, std::ceil((l - s) / d)));
-  if (n > (int64_t{1} << 24)) c.fail("Range is too long to fold");
-  out.shape = {n};
-  for (int64_t i = 0; i < n; ++i) {
+  // Count computed in double, then refused unless finite and within the fold limits.
+  const double steps = std::ceil((l - s) / d);
+  if (std::isnan(steps)) c.failData("start, limit and delta give no finite length");
+  const double count = std::max(0.0, steps);
+  const auto n = checked::toInt64(count);
+  if (!n) c.failData("the range's length is not finite or too large");
+  out.shape = {*n};
+  c.reserveKnown(out.shape);
+  for (int64_t i = 0; i < *n; ++i) {
     if (out.isFloat())
       out.floats.push_back(s + static_cast<double>(i) * d);
     else
-      out.ints.push_back(start.integer(0) + i * delta.integer(0));
+      out.ints.push_back(
+          checked::wrappingAdd(start.integer(0), checked::wrappingMul(i, delta.integer(0))));
   }
   c.setKnownOutput(0, std::move(out));
 }
@@ -278,8 +314,8 @@ void expand(Context& c) {
   Known out;
   out.type = x.type;
   out.shape = broadcastShapes(c, x.shape, c.requireKnown(1, "shape").integers());
-  const size_t n = shapeElements(out.shape).value_or(0);
-  for (size_t i = 0; i < n; ++i) append(out, x, broadcastIndex(x.shape, out.shape, i), 1);
+  const uint64_t n = c.reserveKnown(out.shape);
+  for (uint64_t i = 0; i < n; ++i) append(out, x, broadcastIndex(x.shape, out.shape, i), 1);
   c.setKnownOutput(0, std::move(out));
 }
 

@@ -1,12 +1,16 @@
 // importModel: file -> stripped ModelProto -> checks -> WeightSource -> builder calls.
 #include <fcntl.h>
-#include <sys/mman.h>
+#include <limits.h>
+#include <stdlib.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <queue>
 #include <set>
 
+#include "core/checked_math.h"
 #include "onnx/context.h"
 #include "onnx/errors.h"
 #include "onnx/model_source.h"
@@ -22,24 +26,16 @@ using namespace webnn::onnx_import;
 // Data fields longer than this are left out of the parsed copy and read from the file.
 constexpr uint64_t kStripAbove = 256;
 
-struct MappedFile {
-  void* base = MAP_FAILED;
-  size_t length = 0;
-  ~MappedFile() {
-    if (base != MAP_FAILED) munmap(base, length);
-  }
-};
-
-::onnx::ModelProto parseModel(const std::string& path, StrippedModel& stripped) {
+// Parses the model through bounded pread windows (a file that shrinks meanwhile gives DataError);
+// returns the file's size as opened.
+::onnx::ModelProto parseModel(const std::string& path, StrippedModel& stripped, FileReader& reader,
+                              uint64_t& fileSize) {
   weights::OpenedFile file = weights::openFile(path);
   if (file.size == 0) throwDataError(path, "the file is empty");
+  fileSize = file.size;
   {
-    MappedFile map;
-    map.length = static_cast<size_t>(file.size);
-    map.base = mmap(nullptr, map.length, PROT_READ, MAP_PRIVATE, file.handle.get(), 0);
-    if (map.base == MAP_FAILED) throwOperationError(path + ": cannot map the file");
-    madvise(map.base, map.length, MADV_RANDOM);
-    stripped = stripModel({static_cast<const char*>(map.base), map.length}, path, kStripAbove);
+    ModelBytes bytes(file.handle.get(), file.size, reader, path);
+    stripped = stripModel(bytes, path, kStripAbove);
   }
   ::onnx::ModelProto model;
   if (!model.ParseFromString(stripped.bytes)) {
@@ -108,9 +104,41 @@ std::string directoryOf(const std::string& path) {
 uint64_t fileSizeOf(const std::string& path, std::map<std::string, uint64_t>& cache) {
   auto it = cache.find(path);
   if (it != cache.end()) return it->second;
-  const uint64_t size = weights::openFile(path).size;
+  const uint64_t size = weights::openFile(path, O_NOFOLLOW).size;
   cache[path] = size;
   return size;
+}
+
+std::string realPath(const std::string& path, const std::string& model, const std::string& what) {
+  char resolved[PATH_MAX];
+  if (!::realpath(path.c_str(), resolved)) {
+    throwOperationError(model + ": " + what + ": cannot resolve " + quoteName(path) + ": " +
+                        std::strerror(errno));
+  }
+  return resolved;
+}
+
+// The file an external-data location names, resolved (symlinks followed, then checked): it must
+// lie inside the model's folder. NUL characters, absolute paths and ".." are refused outright;
+// the resolved path is opened with O_NOFOLLOW.
+std::string externalDataFile(const std::string& modelPath, const std::string& location,
+                             const std::string& tensorName) {
+  const std::string what =
+      "tensor " + quoteName(tensorName) + ": external data location " + quoteName(location);
+  if (location.empty())
+    throwDataError(modelPath, "tensor " + quoteName(tensorName) + " has no external data location");
+  if (location.find('\0') != std::string::npos)
+    throwDataError(modelPath, what + " holds a NUL character");
+  if (location.front() == '/' || location.find("..") != std::string::npos)
+    throwDataError(modelPath, what + " leaves the model's folder");
+  const std::string folder = realPath(directoryOf(modelPath), modelPath, what);
+  const std::string file = realPath(directoryOf(modelPath) + location, modelPath, what);
+  const std::string prefix = folder == "/" ? folder : folder + "/";
+  if (file.compare(0, prefix.size(), prefix) != 0) {
+    throwDataError(modelPath, what + " resolves to " + quoteName(file) +
+                                  ", outside the model's folder " + quoteName(folder));
+  }
+  return file;
 }
 
 // The weight entry of `tensor` named `name`, from its recorded range or its external data.
@@ -122,10 +150,12 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
   const int32_t type = tensor.data_type();
   entry.info.fileDataType = onnxTypeName(type);
   for (int64_t d : tensor.dims()) {
-    if (d < 0 || d > 0xffffffffll) {
-      throwDataError(path, "tensor " + quoteName(name) + " has dimension " + std::to_string(d));
+    const auto dimension = checked::toDimension(d);
+    if (!dimension) {
+      throwDataError(path, "tensor " + quoteName(name) + " has dimension " + std::to_string(d) +
+                               " (WebNN dimensions are 0 to 4294967295)");
     }
-    entry.info.shape.push_back(static_cast<uint32_t>(d));
+    entry.info.shape.push_back(*dimension);
   }
   if (const auto webnn = webnnType(type)) {
     entry.info.dataType = *webnn;
@@ -146,25 +176,18 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
     uint64_t offset = 0;
     std::optional<uint64_t> length;
     for (const auto& kv : tensor.external_data()) {
-      try {
-        if (kv.key() == "location")
-          location = kv.value();
-        else if (kv.key() == "offset")
-          offset = std::stoull(kv.value());
-        else if (kv.key() == "length")
-          length = std::stoull(kv.value());
-      } catch (const std::exception&) {
-        throwDataError(path, "tensor " + quoteName(name) + ": external data " + kv.key() +
-                                 " is not a number: " + quoteName(kv.value()));
+      if (kv.key() == "location") {
+        location = kv.value();
+      } else if (kv.key() == "offset" || kv.key() == "length") {
+        const auto number = checked::parseInteger<uint64_t>(kv.value());
+        if (!number) {
+          throwDataError(path, "tensor " + quoteName(name) + ": external data " + kv.key() +
+                                   " is not a decimal number of 64 bits: " + quoteName(kv.value()));
+        }
+        (kv.key() == "offset" ? offset : length.emplace()) = *number;
       }
     }
-    if (location.empty())
-      throwDataError(path, "tensor " + quoteName(name) + " has no external data location");
-    if (location.front() == '/' || location.find("..") != std::string::npos) {
-      throwDataError(path, "tensor " + quoteName(name) + ": external data location " +
-                               quoteName(location) + " leaves the model's folder");
-    }
-    entry.file = directoryOf(path) + location;
+    entry.file = externalDataFile(path, location, name);
     entry.fileSize = fileSizeOf(entry.file, sizes);
     entry.info.byteOffset = offset;
     entry.info.byteLength = length.value_or(expected);
@@ -189,8 +212,30 @@ std::optional<WeightEntry> weightEntry(const ::onnx::TensorProto& tensor, const 
   return entry;
 }
 
+// ImportOptions' limits on the weights, before any file is opened or byte read.
+void checkWeightLimits(const std::vector<WeightEntry>& entries, const ImportOptions& options,
+                       const std::string& path) {
+  uint64_t total = 0;
+  for (const auto& entry : entries) {
+    const uint64_t bytes = entry.info.byteLength;
+    if (bytes > options.maxTensorBytes) {
+      throwDataError(path, "weight " + quoteName(entry.info.name) + " is " + std::to_string(bytes) +
+                               " bytes, above the limit of one tensor (" +
+                               std::to_string(options.maxTensorBytes) +
+                               " bytes, ImportOptions::maxTensorBytes)");
+    }
+    total = checked::add(total, bytes).value_or(UINT64_MAX);
+    if (total > options.maxWeightBytes) {
+      throwDataError(path, "the weights take more than the limit of " +
+                               std::to_string(options.maxWeightBytes) +
+                               " bytes (ImportOptions::maxWeightBytes), reached at weight " +
+                               quoteName(entry.info.name));
+    }
+  }
+}
+
 std::vector<uint32_t> inputShape(const ::onnx::ValueInfoProto& input, const ImportOptions& options,
-                                 std::vector<std::string>& unknown) {
+                                 std::vector<std::string>& unknown, const std::string& path) {
   if (auto it = options.inputShapes.find(input.name()); it != options.inputShapes.end()) {
     return it->second;
   }
@@ -198,7 +243,14 @@ std::vector<uint32_t> inputShape(const ::onnx::ValueInfoProto& input, const Impo
   const auto& type = input.type().tensor_type();
   for (const auto& dim : type.shape().dim()) {
     if (dim.has_dim_value() && dim.dim_value() >= 0) {
-      shape.push_back(static_cast<uint32_t>(dim.dim_value()));
+      const auto dimension = checked::toDimension(dim.dim_value());
+      if (!dimension) {
+        throwDataError(path, "input " + quoteName(input.name()) + " dimension " +
+                                 std::to_string(shape.size()) + " is " +
+                                 std::to_string(dim.dim_value()) +
+                                 ", above WebNN's largest dimension (4294967295)");
+      }
+      shape.push_back(*dimension);
     } else if (auto d = options.dimensions.find(dim.dim_param()); d != options.dimensions.end()) {
       shape.push_back(d->second);
     } else {
@@ -266,14 +318,16 @@ std::vector<int> topologicalOrder(const ::onnx::GraphProto& graph,
 ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
                           const ImportOptions& options) {
   StrippedModel stripped;
-  const ::onnx::ModelProto model = parseModel(path, stripped);
+  const auto reader = options.reader ? options.reader : std::make_shared<FileReader>();
+  uint64_t modelSize = 0;
+  const ::onnx::ModelProto model = parseModel(path, stripped, *reader, modelSize);
   const ::onnx::GraphProto& graph = model.graph();
   const int64_t opset = defaultOpset(model, path);
   checkSupport(graph, opset, path);
 
   // Weights: initializers and Constant-node tensors whose bytes lie in a file.
   std::map<std::string, uint64_t> sizes;
-  sizes[path] = weights::openFile(path).size;
+  sizes[path] = modelSize;
   std::vector<WeightEntry> entries;
   std::set<std::string> initializerNames;
   for (int i = 0; i < graph.initializer_size(); ++i) {
@@ -301,13 +355,14 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
       }
     }
   }
+  checkWeightLimits(entries, options, path);
   ImportedModel result;
-  result.weights = makeModelWeightSource(path, std::move(entries), options.reader);
+  result.weights = makeModelWeightSource(path, std::move(entries), reader);
   result.opsetVersion = opset;
   result.producer = model.producer_name() +
                     (model.producer_version().empty() ? "" : " " + model.producer_version());
 
-  Context c(builder, opset, *result.weights);
+  Context c(builder, opset, *result.weights, {options.maxTensorBytes, options.maxFoldedBytes});
   std::set<std::string> defined;
   for (int i = 0; i < graph.initializer_size(); ++i) {
     const auto& t = graph.initializer(i);
@@ -327,7 +382,14 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
     if (!webnn)
       throwNotSupported(path + ": input " + quoteName(input.name()) + " has type " +
                         onnxTypeName(type));
-    const auto shape = inputShape(input, options, unknown);
+    const auto shape = inputShape(input, options, unknown, path);
+    const auto inputBytes = checked::byteLength(shape, bitsPerElement(*webnn) / 8);
+    if (!inputBytes || *inputBytes > options.maxTensorBytes) {
+      throwDataError(path, "input " + quoteName(input.name()) + " (" +
+                               weights::shapeToString(shape) + ") is larger than the limit of " +
+                               std::to_string(options.maxTensorBytes) +
+                               " bytes of one tensor (ImportOptions::maxTensorBytes)");
+    }
     Value v;
     v.onnxType = type;
     v.operand = builder.input(input.name(), {*webnn, shape});

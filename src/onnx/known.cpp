@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/checked_math.h"
 #include "core/float16.h"
 #include "onnx/errors.h"
 #include "onnx/onnx_pb.h"
@@ -98,6 +99,33 @@ bool isOnnxFloat(int32_t onnxType) {
   return onnxType == kFloat || onnxType == kFloat16 || onnxType == kDouble || onnxType == kBfloat16;
 }
 
+namespace {
+// double -> float without the undefined behaviour of converting a value outside float's range.
+float toFloat(double v) {
+  if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) {
+    return v < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  }
+  return static_cast<float>(v);
+}
+
+void checkElement(const Known& k, size_t i) {
+  if (i >= k.size()) {
+    throw Error(Error::Kind::DataError, "a known value of " + std::to_string(k.size()) +
+                                            " elements has no element " + std::to_string(i));
+  }
+}
+}  // namespace
+
+double Known::number(size_t i) const {
+  checkElement(*this, i);
+  return isFloat() ? floats[i] : static_cast<double>(ints[i]);
+}
+
+int64_t Known::integer(size_t i) const {
+  checkElement(*this, i);
+  return isFloat() ? checked::toInt64Saturated(floats[i]) : ints[i];
+}
+
 std::vector<int64_t> Known::integers() const {
   std::vector<int64_t> values(size());
   for (size_t i = 0; i < values.size(); ++i) values[i] = integer(i);
@@ -122,12 +150,13 @@ Known Known::vectorInts(std::vector<int64_t> values) {
 Known Known::ofShape(int32_t type, std::vector<int64_t> shape) {
   Known k;
   k.type = type;
-  const uint64_t n = shapeElements(shape).value_or(0);
+  const auto n = shapeElements(shape);
+  if (!n) throw Error(Error::Kind::DataError, "a shape with a negative or too large dimension");
   k.shape = std::move(shape);
   if (k.isFloat()) {
-    k.floats.assign(n, 0.0);
+    k.floats.assign(*n, 0.0);
   } else {
-    k.ints.assign(n, 0);
+    k.ints.assign(*n, 0);
   }
   return k;
 }
@@ -141,7 +170,7 @@ Known Known::castTo(int32_t newType) const {
     k.floats.resize(n);
     for (size_t i = 0; i < n; ++i) k.floats[i] = number(i);
     if (newType == kFloat) {
-      for (auto& v : k.floats) v = static_cast<float>(v);
+      for (auto& v : k.floats) v = toFloat(v);
     }
   } else {
     k.ints.resize(n);
@@ -149,8 +178,7 @@ Known Known::castTo(int32_t newType) const {
       if (newType == kBool) {
         k.ints[i] = number(i) != 0.0;
       } else if (isFloat()) {
-        const double v = std::trunc(floats[i]);
-        k.ints[i] = std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : 0;
+        k.ints[i] = checked::toInt64(floats[i]).value_or(0);
       } else {
         k.ints[i] = ints[i];
       }
@@ -176,12 +204,7 @@ Known Known::castTo(int32_t newType) const {
 }
 
 std::optional<uint64_t> shapeElements(const std::vector<int64_t>& shape) {
-  uint64_t n = 1;
-  for (int64_t d : shape) {
-    if (d < 0) return std::nullopt;
-    if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n)) return std::nullopt;
-  }
-  return n;
+  return checked::elementCount(shape);
 }
 
 namespace {
@@ -334,7 +357,7 @@ std::vector<std::byte> encode(const Known& known, MLOperandDataType type) {
   for (size_t i = 0; i < n; ++i) {
     switch (type) {
       case MLOperandDataType::Float32:
-        store(static_cast<float>(known.number(i)));
+        store(toFloat(known.number(i)));
         break;
       case MLOperandDataType::Float16:
         store(doubleToHalf(known.number(i)));

@@ -51,13 +51,17 @@ struct Known {
 
   bool isFloat() const { return isOnnxFloat(type); }
   size_t size() const { return isFloat() ? floats.size() : ints.size(); }
-  double number(size_t i) const { return isFloat() ? floats[i] : static_cast<double>(ints[i]); }
-  int64_t integer(size_t i) const { return isFloat() ? static_cast<int64_t>(floats[i]) : ints[i]; }
+  // Element i (DataError when the value has no element i: an empty or mis-shaped input).
+  double number(size_t i) const;
+  // Element i as an integer: floating-point values truncated toward zero, saturating at the
+  // int64 range (NaN gives 0).
+  int64_t integer(size_t i) const;
   std::vector<int64_t> integers() const;
 
   static Known scalarInt(int32_t type, int64_t value);
   static Known vectorInts(std::vector<int64_t> values);
-  static Known ofShape(int32_t type, std::vector<int64_t> shape);  // zero-filled
+  // Zero-filled; the caller has reserved the shape (Context::reserveKnown).
+  static Known ofShape(int32_t type, std::vector<int64_t> shape);
   // Converts to `type` (ONNX Cast semantics for the types the importer folds).
   Known castTo(int32_t newType) const;
 };

@@ -78,7 +78,8 @@ std::unique_ptr<WeightSource> makeModelWeightSource(const std::string& modelPath
   std::vector<uint64_t> bases;
   uint64_t base = 0;
   for (const auto& file : files) {
-    weights::OpenedFile opened = weights::openFile(file);
+    // External data files are resolved paths (symlinks already followed and checked).
+    weights::OpenedFile opened = weights::openFile(file, file == modelPath ? 0 : O_NOFOLLOW);
     Segment segment;
     segment.base = base;
     segment.size = opened.size;

@@ -1,5 +1,6 @@
 // LSTM and GRU onto WebNN's lstm and gru (same gate orders: ONNX iofc = WebNN iofg, ONNX zrh =
 // WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end.
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -37,11 +38,19 @@ std::optional<std::vector<MLRecurrentNetworkActivation>> activations(Context& c,
   return out;
 }
 
+uint32_t hiddenSize(Context& c) {
+  const int64_t hidden = c.attrInt("hidden_size", 0);
+  const auto size = checked::toDimension(hidden);
+  if (!size || *size == 0) c.failData("hidden_size " + std::to_string(hidden) + " is invalid");
+  return *size;
+}
+
 // Splits ONNX's B [dirs, 2 * gates * hidden] into input and recurrent biases.
 std::pair<MLOperand, MLOperand> splitBias(Context& c, size_t input) {
   MLSplitOptions options;
   options.label = c.label() + "/bias";
   options.axis = 1;
+  c.requireRank(input, 2, 2, "B");
   auto parts = c.builder.split(c.input(input), 2u, options);
   return {parts[0], parts[1]};
 }
@@ -58,10 +67,10 @@ void checkSequenceLengths(Context& c, uint32_t steps) {
 void lstm(Context& c) {
   if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
   if (c.attrInt("input_forget", 0) != 0) c.fail("input_forget=1 is not supported");
+  c.requireRank(0, 3, 3, "X");
   MLOperand x = c.input(0);
   const uint32_t steps = x.shape()[0];
-  const auto hidden = static_cast<uint32_t>(c.attrInt("hidden_size", 0));
-  if (hidden == 0) c.failData("hidden_size is missing");
+  const uint32_t hidden = hiddenSize(c);
   checkSequenceLengths(c, steps);
   MLLstmOptions options;
   options.label = c.label();
@@ -81,10 +90,10 @@ void lstm(Context& c) {
 
 void gru(Context& c) {
   if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
+  c.requireRank(0, 3, 3, "X");
   MLOperand x = c.input(0);
   const uint32_t steps = x.shape()[0];
-  const auto hidden = static_cast<uint32_t>(c.attrInt("hidden_size", 0));
-  if (hidden == 0) c.failData("hidden_size is missing");
+  const uint32_t hidden = hiddenSize(c);
   checkSequenceLengths(c, steps);
   MLGruOptions options;
   options.label = c.label();

@@ -3,6 +3,7 @@
 // needs half-pixel coordinates (resample2d's).
 #include <cmath>
 
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -20,12 +21,13 @@ double sourceCoordinate(const std::string& transform, double x, double scale, in
   return x / scale;  // asymmetric
 }
 
+// (Saturating conversions: extreme scales give huge or infinite coordinates.)
 int64_t nearest(const std::string& mode, double x) {
-  if (mode == "floor") return static_cast<int64_t>(std::floor(x));
-  if (mode == "ceil") return static_cast<int64_t>(std::ceil(x));
+  if (mode == "floor") return checked::toInt64Saturated(std::floor(x));
+  if (mode == "ceil") return checked::toInt64Saturated(std::ceil(x));
   const double f = std::floor(x);
-  if (x - f == 0.5) return static_cast<int64_t>(mode == "round_prefer_ceil" ? f + 1 : f);
-  return static_cast<int64_t>(std::round(x));
+  if (x - f == 0.5) return checked::toInt64Saturated(mode == "round_prefer_ceil" ? f + 1 : f);
+  return checked::toInt64Saturated(std::round(x));
 }
 
 void resample(Context& c, const std::vector<double>& scales, const std::vector<int64_t>& sizes,
@@ -34,6 +36,15 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
   MLOperand x = c.input(0);
   const auto shape = x.shape();
   if (shape.size() != 4) c.fail("only 4-D inputs are supported");
+  if (sizes.size() != 4) c.failData("sizes must have one value per axis");
+  // Every size a WebNN dimension, and the output within the tensor limit, before anything loops
+  // over it.
+  const auto outputBytes =
+      checked::byteLength(toWebnnShape(sizes, c), bitsPerElement(x.dataType()) / 8);
+  if (!outputBytes || *outputBytes > c.limits.maxTensorBytes) {
+    c.failData("the resized output is larger than the limit of one tensor (" +
+               std::to_string(c.limits.maxTensorBytes) + " bytes, ImportOptions::maxTensorBytes)");
+  }
   std::vector<uint32_t> axes;
   for (uint32_t i = 0; i < 4; ++i) {
     if (sizes[i] != shape[i]) axes.push_back(i);
@@ -50,12 +61,18 @@ void resample(Context& c, const std::vector<double>& scales, const std::vector<i
     const double scale = fromSizes ? static_cast<double>(sizes[a]) / shape[a] : scales[a];
     webnnScales.push_back(static_cast<float>(scale));
     if (mode == "nearest") {
+      // The check visits every output position of the axis: bounded (a CPU bomb otherwise).
+      constexpr int64_t kMaxCheckedPositions = int64_t{1} << 20;
+      if (sizes[a] > kMaxCheckedPositions) {
+        c.fail("nearest resizing to more than " + std::to_string(kMaxCheckedPositions) +
+               " positions along an axis is not supported");
+      }
       for (int64_t d = 0; d < sizes[a]; ++d) {
         const int64_t in = shape[a];
         int64_t onnx = nearest(
             nearestMode, sourceCoordinate(transform, static_cast<double>(d), scale, in, sizes[a]));
         onnx = std::clamp<int64_t>(onnx, 0, in - 1);
-        auto webnn = static_cast<int64_t>(
+        auto webnn = checked::toInt64Saturated(
             std::floor((static_cast<double>(d) + 0.5) / static_cast<float>(scale)));
         webnn = std::clamp<int64_t>(webnn, 0, in - 1);
         if (onnx != webnn) {
@@ -94,7 +111,12 @@ void resizeFromScales(Context& c, const Known& scalesKnown, const std::string& m
   for (size_t i = 0; i < shape.size(); ++i) {
     scales.push_back(scalesKnown.number(i));
     if (!(scales[i] > 0)) c.failData("scales must be positive");
-    sizes.push_back(static_cast<int64_t>(std::floor(shape[i] * scales[i])));
+    const auto size = checked::toInt64(std::floor(shape[i] * scales[i]));
+    if (!size || !checked::toDimension(*size)) {
+      c.failData("scale " + std::to_string(scales[i]) + " of axis " + std::to_string(i) +
+                 " gives a size outside WebNN's dimension range");
+    }
+    sizes.push_back(*size);
   }
   resample(c, scales, sizes, false, mode, transform, nearestMode);
 }

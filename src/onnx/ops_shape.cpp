@@ -1,5 +1,6 @@
 // Shape ONNX ops: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Expand, Tile,
 // and the ones whose result is known at import: Shape, Size, ConstantOfShape, Constant.
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 #include "onnx/shape_logic.h"
@@ -70,10 +71,13 @@ void split(Context& c) {
   if (sizes) {
     parts = c.builder.split(x, toU32(c, *sizes, "split"), options);
   } else {
-    const auto count =
-        static_cast<uint32_t>(c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount())));
+    const int64_t outputs = c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount()));
     const uint32_t dim = x.shape()[axis];
-    if (count == 0) c.failData("no outputs");
+    if (outputs <= 0 || outputs > dim) {
+      c.failData("num_outputs " + std::to_string(outputs) + " does not split an axis of " +
+                 std::to_string(dim));
+    }
+    const auto count = static_cast<uint32_t>(outputs);
     if (dim % count == 0) {
       parts = c.builder.split(x, count, options);
     } else {
@@ -112,9 +116,9 @@ void shapeOp(Context& c) {
 }
 
 void size(Context& c) {
-  int64_t n = 1;
-  for (auto d : c.shape(0)) n *= d;
-  c.setKnownOutput(0, Known::scalarInt(kInt64, n));
+  const auto n = checked::elementCount(c.shape(0));
+  if (!n || *n > static_cast<uint64_t>(INT64_MAX)) c.failData("the element count overflows int64");
+  c.setKnownOutput(0, Known::scalarInt(kInt64, static_cast<int64_t>(*n)));
 }
 
 void constantOfShape(Context& c) {
@@ -126,6 +130,7 @@ void constantOfShape(Context& c) {
     value = decodeTensor(a->t(), nullptr, c.where() + " value");
     if (value.size() != 1) c.failData("value must hold one element");
   }
+  c.reserveKnown(shape);
   Known out = Known::ofShape(value.type, shape);
   if (out.isFloat()) {
     std::fill(out.floats.begin(), out.floats.end(), value.floats[0]);

@@ -85,7 +85,11 @@ void pad(Context& c) {
     value = c.attrFloat("value", 0.0f);
   } else {
     pads = c.requireKnown(1, "pads").integers();
-    if (c.hasInput(2)) value = c.requireKnown(2, "constant_value").number(0);
+    if (c.hasInput(2)) {
+      const Known& constant = c.requireKnown(2, "constant_value");
+      if (constant.size() != 1) c.failData("constant_value must hold one value");
+      value = constant.number(0);
+    }
     axes = optionalKnownInput(c, 3, "axes");
   }
   std::vector<uint32_t> axisList;
@@ -102,6 +106,10 @@ void pad(Context& c) {
   for (size_t i = 0; i < n; ++i) {
     const uint32_t a = axisList[i];
     const int64_t b = pads[i], e = pads[n + i];
+    constexpr int64_t kLargest = 0xffffffffll;
+    if (b < -kLargest || b > kLargest || e < -kLargest || e > kLargest)
+      c.failData("pad " + std::to_string(b < -kLargest || b > kLargest ? b : e) +
+                 " is outside WebNN's dimension range");
     begin[a] = static_cast<uint32_t>(std::max<int64_t>(b, 0));
     end[a] = static_cast<uint32_t>(std::max<int64_t>(e, 0));
     if (b < 0 || e < 0) {

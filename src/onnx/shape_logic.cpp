@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/checked_math.h"
 #include "onnx/errors.h"
 
 namespace webnn::onnx_import {
@@ -24,10 +25,14 @@ Shape64 reshapeTarget(Context& c, const Shape64& input, const Shape64& spec, boo
     }
     if (d < 0) c.failData("shape value " + std::to_string(d) + " is invalid");
     out[i] = d;
-    known *= d;
+    const auto product = checked::mul(known, d);
+    if (!product) c.failData("the new shape's element count overflows");
+    known = *product;
   }
-  int64_t total = 1;
-  for (int64_t d : input) total *= d;
+  const auto count = checked::elementCount(input);
+  if (!count || *count > static_cast<uint64_t>(INT64_MAX))
+    c.failData("the input's element count overflows");
+  const auto total = static_cast<int64_t>(*count);
   if (inferred >= 0) {
     if (known == 0 || total % known != 0) c.failData("cannot infer the -1 of the new shape");
     out[static_cast<size_t>(inferred)] = total / known;
@@ -91,9 +96,12 @@ Shape64 flattenShape(Context& c, const Shape64& input, int64_t axis) {
   const auto r = static_cast<int64_t>(input.size());
   if (axis < -r || axis > r) c.failData("axis " + std::to_string(axis) + " is out of range");
   if (axis < 0) axis += r;
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < r; ++i) (i < axis ? outer : inner) *= input[static_cast<size_t>(i)];
-  return {outer, inner};
+  const auto split = input.begin() + axis;
+  const auto outer = checked::elementCount(Shape64(input.begin(), split));
+  const auto inner = checked::elementCount(Shape64(split, input.end()));
+  if (!outer || !inner || *outer > INT64_MAX || *inner > INT64_MAX)
+    c.failData("the flattened element count overflows");
+  return {static_cast<int64_t>(*outer), static_cast<int64_t>(*inner)};
 }
 
 std::vector<SliceAxis> sliceAxes(Context& c, const Shape64& input, const Shape64& starts,
@@ -109,18 +117,37 @@ std::vector<SliceAxis> sliceAxes(Context& c, const Shape64& input, const Shape64
     const int64_t dim = input[s.axis];
     s.step = steps ? (*steps)[i] : 1;
     if (s.step == 0) c.failData("a step is 0");
-    int64_t start = starts[i], end = ends[i];
-    if (start < 0) start += dim;
-    if (end < 0 && end > -(int64_t{1} << 62)) end += dim;
+    if (dim == 0) {  // nothing to take (and no valid index to clamp to)
+      s.count = 0;
+      out.push_back(s);
+      continue;
+    }
+    // Every bound is clamped into [-1, dim] before any arithmetic, and the count divides the
+    // distance by the step's magnitude in unsigned arithmetic: INT64_MIN/MAX starts, ends and
+    // steps cannot overflow.
+    const auto clampBound = [dim](int64_t v) {
+      if (v < 0) v = v < -dim ? -dim - 1 : v + dim;
+      return std::clamp<int64_t>(v, -1, dim);
+    };
+    int64_t start = clampBound(starts[i]);
+    int64_t end = clampBound(ends[i]);
+    const uint64_t magnitude =
+        s.step > 0 ? static_cast<uint64_t>(s.step) : static_cast<uint64_t>(-(s.step + 1)) + 1;
     if (s.step > 0) {
       start = std::clamp<int64_t>(start, 0, dim);
       end = std::clamp<int64_t>(end, 0, dim);
-      s.count = end > start ? (end - start + s.step - 1) / s.step : 0;
+      s.count = end > start
+                    ? static_cast<int64_t>((static_cast<uint64_t>(end - start) - 1) / magnitude + 1)
+                    : 0;
     } else {
       start = std::clamp<int64_t>(start, 0, dim - 1);
       end = std::clamp<int64_t>(end, -1, dim - 1);
-      s.count = start > end ? (start - end + (-s.step) - 1) / (-s.step) : 0;
+      s.count = start > end
+                    ? static_cast<int64_t>((static_cast<uint64_t>(start - end) - 1) / magnitude + 1)
+                    : 0;
     }
+    // With a single element the step is irrelevant; keep it small for the callers' strides.
+    if (s.count <= 1) s.step = s.step > 0 ? 1 : -1;
     s.start = start;
     out.push_back(s);
   }

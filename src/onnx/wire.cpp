@@ -4,9 +4,58 @@
 // TensorProto.float_data = 4, TensorProto.raw_data = 9.
 #include "onnx/wire.h"
 
+#include <algorithm>
+
 #include "onnx/errors.h"
 
 namespace webnn::onnx_import {
+
+namespace {
+constexpr uint64_t kWindowBytes = uint64_t{1} << 16;
+}  // namespace
+
+ModelBytes::ModelBytes(int fd, uint64_t size, FileReader& reader, const std::string& path)
+    : fd_(fd), size_(size), reader_(reader), path_(path) {}
+
+void ModelBytes::failRead(uint64_t offset, const std::string& why) const {
+  throwDataError(path_, "reading the model at byte " + std::to_string(offset) + " failed (" + why +
+                            "); was the file changed while it was imported?");
+}
+
+void ModelBytes::load(uint64_t position) {
+  const uint64_t length = std::min(kWindowBytes, size_ - position);
+  window_.resize(static_cast<size_t>(length));
+  windowBegin_ = position;
+  if (const auto failure = weights::preadExact(
+          reader_, fd_, reinterpret_cast<std::byte*>(window_.data()), window_.size(), position)) {
+    window_.clear();
+    failRead(failure->offset, weights::describeFailure(*failure));
+  }
+}
+
+uint8_t ModelBytes::at(uint64_t position) {
+  if (position >= size_) failRead(position, "past the end");
+  if (position < windowBegin_ || position - windowBegin_ >= window_.size()) load(position);
+  return static_cast<uint8_t>(window_[static_cast<size_t>(position - windowBegin_)]);
+}
+
+void ModelBytes::append(std::string& out, uint64_t begin, uint64_t end) {
+  if (begin > end || end > size_) failRead(begin, "past the end");
+  if (begin >= windowBegin_ && end <= windowBegin_ + window_.size()) {
+    out.append(window_, static_cast<size_t>(begin - windowBegin_),
+               static_cast<size_t>(end - begin));
+    return;
+  }
+  const size_t at = out.size();
+  out.resize(at + static_cast<size_t>(end - begin));
+  if (const auto failure =
+          weights::preadExact(reader_, fd_, reinterpret_cast<std::byte*>(out.data() + at),
+                              static_cast<size_t>(end - begin), begin)) {
+    out.resize(at);
+    failRead(failure->offset, weights::describeFailure(*failure));
+  }
+}
+
 namespace {
 
 enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
@@ -21,8 +70,7 @@ struct Field {
 
 class Reader {
  public:
-  Reader(std::string_view bytes, size_t begin, size_t end, const std::string& path,
-         const char* what)
+  Reader(ModelBytes& bytes, size_t begin, size_t end, const std::string& path, const char* what)
       : bytes_(bytes), position_(begin), end_(end), path_(path), what_(what) {}
 
   bool done() const { return position_ >= end_; }
@@ -64,7 +112,7 @@ class Reader {
     uint64_t value = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (position_ >= end_) fail("truncated varint");
-      const auto byte = static_cast<uint8_t>(bytes_[position_++]);
+      const uint8_t byte = bytes_.at(position_++);
       value |= static_cast<uint64_t>(byte & 0x7f) << shift;
       if (!(byte & 0x80)) return value;
     }
@@ -79,7 +127,7 @@ class Reader {
                               std::to_string(position_) + ": " + what);
   }
 
-  std::string_view bytes_;
+  ModelBytes& bytes_;
   size_t position_;
   size_t end_;
   const std::string& path_;
@@ -102,8 +150,7 @@ void appendMessage(std::string& out, uint32_t number, const std::string& body) {
 
 class Stripper {
  public:
-  Stripper(std::string_view file, const std::string& path, uint64_t stripAbove,
-           StrippedModel& model)
+  Stripper(ModelBytes& file, const std::string& path, uint64_t stripAbove, StrippedModel& model)
       : file_(file), path_(path), stripAbove_(stripAbove), model_(model) {}
 
   std::string model() {
@@ -199,11 +246,9 @@ class Stripper {
     return out;
   }
 
-  void copy(std::string& out, const Field& field) {
-    out.append(file_.data() + field.begin, field.end - field.begin);
-  }
+  void copy(std::string& out, const Field& field) { file_.append(out, field.begin, field.end); }
 
-  std::string_view file_;
+  ModelBytes& file_;
   const std::string& path_;
   uint64_t stripAbove_;
   StrippedModel& model_;
@@ -211,7 +256,7 @@ class Stripper {
 
 }  // namespace
 
-StrippedModel stripModel(std::string_view file, const std::string& path, uint64_t stripAbove) {
+StrippedModel stripModel(ModelBytes& file, const std::string& path, uint64_t stripAbove) {
   StrippedModel model;
   Stripper stripper(file, path, stripAbove, model);
   model.bytes = stripper.model();

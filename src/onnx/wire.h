@@ -6,10 +6,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "webnn/weight_source.h"
 
 namespace webnn::onnx_import {
 
@@ -29,9 +32,32 @@ struct StrippedModel {
   std::map<std::pair<int, int>, DataRange> attributeTensors;
 };
 
-// `file` holds the whole model (memory-mapped; only the pages holding field headers are touched).
+// The model file read through bounded pread windows (never memory-mapped: a file that shrinks
+// while it is parsed gives a DataError, not SIGBUS). Only the windows holding field headers and
+// the fields kept in the parsed copy are read.
+class ModelBytes {
+ public:
+  // `fd` stays owned by the caller; `size` is the file's size when it was opened.
+  ModelBytes(int fd, uint64_t size, FileReader& reader, const std::string& path);
+  uint64_t size() const { return size_; }
+  uint8_t at(uint64_t position);
+  // Appends bytes [begin, end) to `out`.
+  void append(std::string& out, uint64_t begin, uint64_t end);
+
+ private:
+  void load(uint64_t position);
+  [[noreturn]] void failRead(uint64_t offset, const std::string& why) const;
+
+  int fd_;
+  uint64_t size_;
+  FileReader& reader_;
+  const std::string& path_;
+  std::string window_;
+  uint64_t windowBegin_ = 0;
+};
+
 // Data fields longer than `stripAbove` bytes are left out of `bytes`. Throws DataError naming
-// `path` on malformed input.
-StrippedModel stripModel(std::string_view file, const std::string& path, uint64_t stripAbove);
+// `path` on malformed input or a file that changed while it was read.
+StrippedModel stripModel(ModelBytes& file, const std::string& path, uint64_t stripAbove);
 
 }  // namespace webnn::onnx_import

@@ -34,10 +34,15 @@ FileHandle::~FileHandle() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-OpenedFile openFile(const std::string& path) {
+OpenedFile openFile(const std::string& path, int extraFlags) {
+  if (path.find('\0') != std::string::npos) {
+    throw Error(Error::Kind::DataError, quoteName(path) + ": the path holds a NUL character");
+  }
+  // O_NONBLOCK: opening a FIFO (or a device) must not wait for a writer; the type is checked
+  // right after, and regular files ignore the flag.
   int fd;
   do {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | extraFlags);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) {
     throwOperationError("cannot open '" + path + "': " + std::strerror(errno));
@@ -50,6 +55,8 @@ OpenedFile openFile(const std::string& path) {
   if (!S_ISREG(status.st_mode)) {
     throw Error(Error::Kind::DataError, "'" + path + "' is not a regular file");
   }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   file.size = static_cast<uint64_t>(status.st_size);
   return file;
 }
@@ -121,11 +128,7 @@ std::string shapeToString(const std::vector<uint32_t>& shape) {
 }
 
 std::optional<uint64_t> elementCount(const std::vector<uint32_t>& shape) {
-  uint64_t count = 1;
-  for (uint32_t dimension : shape) {
-    if (!checkedMul(count, dimension, count)) return std::nullopt;
-  }
-  return count;
+  return checked::elementCount(shape);
 }
 
 std::optional<uint64_t> bytesFor(uint64_t elements, uint64_t bits) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/checked_math.h"
 #include "webnn/weight_source.h"
 
 namespace webnn::weights {
@@ -39,9 +40,10 @@ struct OpenedFile {
   uint64_t size = 0;
 };
 
-// Opens `path` read-only; it must be a regular file. Throws OperationError naming the path and
-// the system's reason.
-OpenedFile openFile(const std::string& path);
+// Opens `path` read-only without blocking (a FIFO is refused, not waited on); it must be a
+// regular file (DataError otherwise) and hold no NUL. `extraFlags` are added to open()'s flags
+// (O_NOFOLLOW). Throws OperationError naming the path and the system's reason.
+OpenedFile openFile(const std::string& path, int extraFlags = 0);
 
 // True when `path` names an existing regular file.
 bool isRegularFile(const std::string& path);
@@ -66,11 +68,16 @@ std::string describeFailure(const ReadFailure& failure);
 std::string quoteName(std::string_view text);
 
 // Overflow-checked arithmetic on sizes read from untrusted headers.
+// (Wrappers of core/checked_math.h, the one helper for size arithmetic.)
 inline bool checkedAdd(uint64_t a, uint64_t b, uint64_t& result) {
-  return !__builtin_add_overflow(a, b, &result);
+  const auto sum = checked::add(a, b);
+  if (sum) result = *sum;
+  return sum.has_value();
 }
 inline bool checkedMul(uint64_t a, uint64_t b, uint64_t& result) {
-  return !__builtin_mul_overflow(a, b, &result);
+  const auto product = checked::mul(a, b);
+  if (product) result = *product;
+  return product.has_value();
 }
 
 // "[2, 3, 4]"

@@ -1,8 +1,6 @@
 // libFuzzer target: WeightSource::open() on arbitrary bytes, then every tensor read.
-// Build (not wired into CMake):
-//   clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
-//     tests/weights/weight_source_fuzzer.cpp src/weights/*.cpp src/core/types.cpp -o fuzz_weights
-// Run: ./fuzz_weights -max_len=65536 corpus/
+// Built by the asan preset (WEBNN_BUILD_FUZZERS); seeds in tests/fuzz/corpus/weight_source_fuzzer
+// (safetensors, GGUF, WebNN weights). Run: weight_source_fuzzer -max_len=65536 CORPUS_DIR
 // The input is written to a memfd and opened through /proc/self/fd, so that the format is chosen
 // from the contents as for a real file. Inputs starting with '{' or "WGWT" exercise the WebNN
 // weights format: the fuzzer splits them at the first NUL into a manifest and a .weights file.

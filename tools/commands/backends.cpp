@@ -5,7 +5,8 @@
 
 #include "command.h"
 
-WEBNN_COMMAND(backends, "List the backends this build can create contexts on") {
+WEBNN_COMMAND("backends", registerBackendsCommand,
+              "List the backends this build can create contexts on") {
   (void)app;
   return [] {
     for (const auto& name : webnn::availableBackends()) std::printf("%s\n", name.c_str());

@@ -7,7 +7,8 @@
 #include "command.h"
 #include "conformance/runner.h"
 
-WEBNN_COMMAND(conformance, "Run the WebNN conformance vectors (WPT) on a backend") {
+WEBNN_COMMAND("conformance", registerConformanceCommand,
+              "Run the WebNN conformance vectors (WPT) on a backend") {
   auto options = std::make_shared<webnn::conformance::RunnerOptions>();
   auto knownFailures = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);

@@ -137,7 +137,8 @@ void printTable(const webnn::WeightSource& source) {
 
 }  // namespace
 
-WEBNN_COMMAND(inspect, "List the tensors of a weights file (safetensors, GGUF, WebNN weights)") {
+WEBNN_COMMAND("inspect", registerInspectCommand,
+              "List the tensors of a weights file (safetensors, GGUF, WebNN weights)") {
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   app.add_option("FILE", *file,

@@ -4,16 +4,14 @@
 #include "command.h"
 #include "load_bench_lib.h"
 
-namespace {
-
-[[maybe_unused]] const bool registered = webnn::tools::registerCommand(
-    "load-bench", "Peak memory and speed of loading weights, four ways (generates the models)",
-    [](CLI::App& app) -> std::function<int()> {
-      auto options = std::make_shared<webnn::bench::LoadBenchOptions>();
-      webnn::bench::addLoadBenchOptions(app, *options);
-      return [options] {
-        return webnn::bench::runLoadBench(*options, {"/proc/self/exe", "load-bench"});
-      };
-    });
-
-}  // namespace
+void webnn::tools::registerLoadBenchCommand() {
+  registerCommand("load-bench",
+                  "Peak memory and speed of loading weights, four ways (generates the models)",
+                  [](CLI::App& app) -> std::function<int()> {
+                    auto options = std::make_shared<webnn::bench::LoadBenchOptions>();
+                    webnn::bench::addLoadBenchOptions(app, *options);
+                    return [options] {
+                      return webnn::bench::runLoadBench(*options, {"/proc/self/exe", "load-bench"});
+                    };
+                  });
+}

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "command.h"
+#include "core/checked_math.h"
 #include "core/float16.h"
 #include "npy.h"
 #include "progress.h"
@@ -34,6 +35,7 @@ struct RunOptions {
   std::string backend;
   std::string outputDir = ".";
   std::string saveInputs;
+  std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
 };
 
 using Clock = std::chrono::steady_clock;
@@ -51,16 +53,38 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text, con
   return {text.substr(0, at), text.substr(at + 1)};
 }
 
-std::vector<uint32_t> parseShape(const std::string& text) {
+// A WebNN dimension written in full (0 to 4294967295), or TypeError naming the option.
+uint32_t parseDimension(const std::string& text, const std::string& option) {
+  const auto value = webnn::checked::parseInteger<uint32_t>(text);
+  if (!value) {
+    throw webnn::Error(webnn::Error::Kind::TypeError,
+                       "--dim " + option + ": '" + text +
+                           "' is not a dimension (a whole number from 0 to 4294967295)");
+  }
+  return *value;
+}
+
+std::vector<uint32_t> parseShape(const std::string& text, const std::string& option) {
   std::vector<uint32_t> shape;
   size_t i = 0;
-  while (i < text.size()) {
+  while (i <= text.size()) {
     size_t end = text.find_first_of("x,", i);
     if (end == std::string::npos) end = text.size();
-    shape.push_back(static_cast<uint32_t>(std::stoul(text.substr(i, end - i))));
+    shape.push_back(parseDimension(text.substr(i, end - i), option));
     i = end + 1;
   }
   return shape;
+}
+
+// A byte limit given on the command line (a whole number of bytes), or TypeError naming it.
+void setLimit(uint64_t& limit, const std::string& text, const char* option) {
+  if (text.empty()) return;
+  const auto value = webnn::checked::parseInteger<uint64_t>(text);
+  if (!value) {
+    throw webnn::Error(webnn::Error::Kind::TypeError,
+                       std::string(option) + ": '" + text + "' is not a number of bytes");
+  }
+  limit = *value;
 }
 
 std::string fileNameFor(const std::string& name) {
@@ -76,7 +100,12 @@ uint64_t peakRssBytes() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    if (line.rfind("VmHWM:", 0) == 0) {
+      std::string number = line.substr(6);
+      number.erase(0, number.find_first_not_of(" \t"));
+      number.erase(number.find_first_not_of("0123456789"));
+      return webnn::checked::parseInteger<uint64_t>(number).value_or(0) * 1024;
+    }
   }
   return 0;
 }
@@ -138,11 +167,14 @@ int run(const RunOptions& o) {
   for (const auto& text : o.dims) {
     auto [name, value] = splitAssignment(text, "--dim");
     if (value.find_first_of("x,") != std::string::npos) {
-      importOptions.inputShapes[name] = parseShape(value);
+      importOptions.inputShapes[name] = parseShape(value, text);
     } else {
-      importOptions.dimensions[name] = static_cast<uint32_t>(std::stoul(value));
+      importOptions.dimensions[name] = parseDimension(value, text);
     }
   }
+  setLimit(importOptions.maxTensorBytes, o.maxTensorBytes, "--max-tensor-bytes");
+  setLimit(importOptions.maxFoldedBytes, o.maxFoldedBytes, "--max-folded-bytes");
+  setLimit(importOptions.maxWeightBytes, o.maxWeightBytes, "--max-weight-bytes");
 
   MLContextOptions contextOptions;
   contextOptions.backend = o.backend;
@@ -159,6 +191,8 @@ int run(const RunOptions& o) {
 
   start = Clock::now();
   LoadOptions loadOptions;
+  loadOptions.maxTensorBytes = importOptions.maxTensorBytes;
+  loadOptions.maxTotalBytes = importOptions.maxWeightBytes;
   tools::Progress progress("loading weights", stderr, terminal);
   loadOptions.progress = [&progress](uint64_t done, uint64_t total) {
     progress.update(done, total);
@@ -257,7 +291,8 @@ int run(const RunOptions&) {
 
 }  // namespace
 
-WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak memory") {
+WEBNN_COMMAND("run", registerRunCommand,
+              "Run an ONNX model on .npy inputs, print phase times and peak memory") {
   auto o = std::make_shared<RunOptions>();
   app.add_option("MODEL", o->model, "The .onnx file")->required();
   app.add_option("--input", o->inputs, "NAME=FILE.npy: an input's data (fixes its shape)");
@@ -272,6 +307,12 @@ WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak
   app.add_option("--iterations", o->iterations,
                  "Dispatches after the first, for the median (default 3)");
   app.add_option("--backend", o->backend, "Backend name (default: the default backend)");
+  app.add_option("--max-tensor-bytes", o->maxTensorBytes,
+                 "Largest tensor the model may declare, fold or feed (default 16 GiB)");
+  app.add_option("--max-folded-bytes", o->maxFoldedBytes,
+                 "Memory for values folded at import, all together (default 256 MiB)");
+  app.add_option("--max-weight-bytes", o->maxWeightBytes,
+                 "Largest total of the model's weights (default 1 TiB)");
   return [o] {
     try {
       return run(*o);

@@ -1,11 +1,41 @@
 #include "conformance/case_loader.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "core/checked_math.h"
+#include "weights/file_reader.h"
 
 namespace webnn::conformance {
 namespace {
+
+// What a vector file may ask for: the JSON's nesting (nlohmann's DOM is built and torn down
+// recursively in places), one tensor's bytes (a fill expands to its whole shape), the file's size.
+constexpr size_t kMaxJsonDepth = 256;
+constexpr uint64_t kMaxTensorBytes = uint64_t{256} << 20;
+constexpr uint64_t kMaxFileBytes = uint64_t{1} << 30;
+
+// The deepest nesting of arrays and objects in `text` (strings skipped), stopping past `limit`.
+size_t nestingDepth(const std::string& text, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (inString) {
+      if (ch == '\\')
+        ++i;
+      else if (ch == '"')
+        inString = false;
+    } else if (ch == '"') {
+      inString = true;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) {
   throw LoadError(where + ": " + what);
@@ -28,8 +58,16 @@ TensorData parseTensor(const Json& json, const std::string& where) {
   const Json& shape = member(json, "shape", where);
   if (!shape.is_array()) fail(where, "\"shape\" is not an array");
   for (const Json& dim : shape) {
-    if (!dim.is_number_unsigned()) fail(where, "\"shape\" holds " + dim.dump());
-    tensor.shape.push_back(dim.get<uint32_t>());
+    const auto value =
+        dim.is_number_unsigned() ? checked::toDimension(dim.get<uint64_t>()) : std::nullopt;
+    if (!value) fail(where, "\"shape\" holds " + dim.dump() + ", not a dimension (0 to 2^32 - 1)");
+    tensor.shape.push_back(*value);
+  }
+  const auto bytes = checked::byteLength(tensor.shape, 1);
+  const auto bits = bytes ? checked::mul<uint64_t>(*bytes, bitsPerElement(tensor.dataType)) : bytes;
+  if (!bits || *bits / 8 > kMaxTensorBytes) {
+    fail(where, "the tensor's shape takes more than " + std::to_string(kMaxTensorBytes) +
+                    " bytes (the conformance loader's limit)");
   }
   tensor.data = member(json, "data", where);
   if (!tensor.data.is_array() && !tensor.data.is_number() && !tensor.data.is_string()) {
@@ -115,9 +153,8 @@ Case parseCase(const Json& json, const std::string& op, const std::string& where
 }  // namespace
 
 uint64_t TensorData::elementCount() const {
-  uint64_t count = 1;
-  for (uint32_t dim : shape) count *= dim;
-  return count;
+  // Loaded tensors are checked against kMaxTensorBytes; saturate for any other.
+  return checked::elementCount(shape).value_or(UINT64_MAX);
 }
 
 const TensorData* Case::findInput(const std::string& inputName) const {
@@ -133,10 +170,14 @@ bool Case::hasConstants() const {
 }
 
 CaseFile parseCaseFile(const std::string& text, const std::string& sourceName) {
+  if (nestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    fail(sourceName, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   Json json;
   try {
     json = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
+    // parse_error, and out_of_range for numbers beyond double's range (found by fuzzing).
     fail(sourceName, std::string("invalid JSON: ") + error.what());
   }
   CaseFile file;
@@ -150,11 +191,23 @@ CaseFile parseCaseFile(const std::string& text, const std::string& sourceName) {
 }
 
 CaseFile loadCaseFile(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream) throw LoadError(path.string() + ": cannot open");
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return parseCaseFile(text.str(), path.string());
+  std::string text;
+  try {
+    // Non-blocking open, regular files only: a FIFO is refused rather than waited on.
+    weights::OpenedFile file = weights::openFile(path.string());
+    if (file.size > kMaxFileBytes) {
+      fail(path.string(), "the file is larger than " + std::to_string(kMaxFileBytes) + " bytes");
+    }
+    text.resize(static_cast<size_t>(file.size));
+    FileReader reader;
+    if (const auto failure = weights::preadExact(
+            reader, file.handle.get(), reinterpret_cast<std::byte*>(text.data()), text.size(), 0)) {
+      fail(path.string(), "reading failed: " + weights::describeFailure(*failure));
+    }
+  } catch (const webnn::Error& error) {
+    throw LoadError(error.message());
+  }
+  return parseCaseFile(text, path.string());
 }
 
 std::vector<CaseFile> loadCaseDirectory(const std::filesystem::path& directory) {

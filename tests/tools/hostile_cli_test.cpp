@@ -1,0 +1,89 @@
+// The `webnn` command on hostile arguments: dimensions and limits are parsed strictly with errors
+// naming the option (never "stoul"), and non-regular files are refused without blocking.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "weights/weight_generators.h"
+
+namespace webnn::testing {
+namespace {
+
+struct Output {
+  int status = -1;
+  std::string text;  // stdout and stderr
+};
+
+// Runs `webnn ARGS` (arguments already shell-safe) under a timeout of 30 s (status 124).
+Output runTool(const std::string& arguments) {
+  const char* tool = std::getenv("WEBNN_TOOL");
+  Output output;
+  const std::string command = std::string("timeout 30 '") + tool + "' " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return output;
+  char buffer[4096];
+  size_t got;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.text.append(buffer, got);
+  const int status = ::pclose(pipe);
+  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return output;
+}
+
+class HostileCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  }
+  TempDir dir;
+};
+
+TEST_F(HostileCli, DimensionsAreParsedStrictly) {
+  for (const char* dim : {"N=-1", "N=abc", "N=4294967296", "N=18446744073709551617", "N=", "N=1e3",
+                          "N=+1", "x=1x-3", "x=1x", "x=2,99999999999", "x=1x2xjunk"}) {
+    SCOPED_TRACE(dim);
+    const Output out =
+        runTool(std::string("run '") + dir.file("absent.onnx") + "' --dim '" + dim + "'");
+    EXPECT_EQ(out.status, 1) << out.text;
+    EXPECT_NE(out.text.find("not a dimension"), std::string::npos) << out.text;
+    EXPECT_NE(out.text.find(dim), std::string::npos) << out.text;
+    EXPECT_EQ(out.text.find("stoul"), std::string::npos) << out.text;
+  }
+}
+
+TEST_F(HostileCli, LimitsAreParsedStrictly) {
+  for (const char* option : {"--max-tensor-bytes", "--max-folded-bytes", "--max-weight-bytes"}) {
+    for (const char* value : {"-1", "1k", "abc", "99999999999999999999"}) {
+      SCOPED_TRACE(std::string(option) + " " + value);
+      const Output out = runTool(std::string("run '") + dir.file("absent.onnx") + "' " + option +
+                                 " '" + value + "'");
+      EXPECT_EQ(out.status, 1) << out.text;
+      EXPECT_NE(out.text.find("not a number of bytes"), std::string::npos) << out.text;
+    }
+  }
+}
+
+TEST_F(HostileCli, FifosAreRefusedWithoutBlocking) {
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& arguments :
+       {"inspect '" + fifo + "'", "run '" + fifo + "'", "run absent.onnx --input 'x=" + fifo + "'",
+        "conformance '" + dir.path() + "'"}) {
+    SCOPED_TRACE(arguments);
+    if (arguments.rfind("conformance", 0) == 0) {
+      ASSERT_EQ(::rename(fifo.c_str(), dir.file("relu.json").c_str()), 0);
+    }
+    const Output out = runTool(arguments);
+    EXPECT_NE(out.status, 124) << "blocked on the FIFO";
+    EXPECT_NE(out.status, 0) << out.text;
+    EXPECT_NE(out.text.find("not a regular file"), std::string::npos) << out.text;
+  }
+}
+
+}  // namespace
+}  // namespace webnn::testing

@@ -1,0 +1,14 @@
+// The one list of the webnn command's subcommands.
+#include "command.h"
+
+namespace webnn::tools {
+
+void registerAllCommands() {
+  registerBackendsCommand();
+  registerConformanceCommand();
+  registerInspectCommand();
+  registerLoadBenchCommand();
+  registerRunCommand();
+}
+
+}  // namespace webnn::tools
