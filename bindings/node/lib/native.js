@@ -4,7 +4,9 @@ const path = require('path');
 
 const candidates = ['build/webnn.node', 'build/Release/webnn.node', 'build/Debug/webnn.node'];
 let native;
-for (const candidate of candidates) {
+// WEBNN_NODE_ADDON: an addon built elsewhere (the repository's CMake build, for its tests).
+if (process.env.WEBNN_NODE_ADDON) native = require(path.resolve(process.env.WEBNN_NODE_ADDON));
+for (const candidate of native ? [] : candidates) {
   try {
     native = require(path.join(__dirname, '..', candidate));
     break;
