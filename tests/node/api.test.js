@@ -62,6 +62,11 @@ test('promises: createContext, build, createTensor and readTensor resolve to the
   const target = new Float32Array(2);
   assert.strictEqual(await context.readTensor(out, target), undefined);
   assert.deepStrictEqual([...target], [0, 3]);
+  // Any view of the right byte length (ONNX Runtime Web reads into an Int8Array of wasm memory).
+  const bytes = new Int8Array(8);
+  await context.readTensor(out, bytes);
+  assert.deepStrictEqual([...new Float32Array(bytes.buffer)], [0, 3]);
+  await expectError('TypeError', () => context.readTensor(out, new Int8Array(4)), /holds 4 bytes/);
 });
 
 test('the interfaces have no public constructors, except MLGraphBuilder', async () => {
@@ -328,4 +333,7 @@ test("require('webnn-cpp/global') sets navigator.ml and the interfaces on global
   require('../../bindings/node/global');
   assert.strictEqual(globalThis.navigator.ml, ml);
   for (const name of names) assert.strictEqual(globalThis[name], webnn[name]);
+  // ONNX Runtime Web tests `options instanceof GPUDevice`: the interface exists, with no devices.
+  assert.strictEqual(typeof globalThis.GPUDevice, 'function');
+  assert.throws(() => new globalThis.GPUDevice(), TypeError);
 });

@@ -43,7 +43,7 @@ function viewTypeName(view) {
 }
 
 // Throws a TypeError unless `buffer` may hold a tensor of `descriptor`.
-function validateBuffer(buffer, descriptor, what) {
+function validateBuffer(buffer, descriptor, what, { anyView = false } = {}) {
   if (!isBufferSource(buffer)) {
     throw new TypeError(`${what} must be an ArrayBuffer or an ArrayBufferView`);
   }
@@ -55,7 +55,7 @@ function validateBuffer(buffer, descriptor, what) {
     throw new TypeError(`${what} holds ${buffer.byteLength} bytes; ${descriptor.dataType} ` +
                         `[${descriptor.shape}] takes ${expected}`);
   }
-  if (ArrayBuffer.isView(buffer)) {
+  if (ArrayBuffer.isView(buffer) && !anyView) {
     const type = viewTypeName(buffer);
     if (type !== 'Uint8Array' && !viewTypes[descriptor.dataType].includes(type)) {
       throw new TypeError(`${what} is a ${type}; ${descriptor.dataType} takes a ` +
