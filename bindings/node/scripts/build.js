@@ -14,10 +14,17 @@ const path = require('path');
 const root = path.resolve(__dirname, '..');
 const build = path.join(root, 'build');
 
+// A dependency of this package: next to it, or where npm hoisted it (installing this folder as a
+// linked dependency puts its dependencies in the installing project, INIT_CWD).
+function dependency(name) {
+  const paths = [root, process.env.INIT_CWD, process.cwd()].filter(Boolean);
+  return require(require.resolve(name, { paths }));
+}
+
 function nodeApiIncludeDir() {
   const installed = path.resolve(path.dirname(process.execPath), '..', 'include', 'node');
   if (fs.existsSync(path.join(installed, 'node_api.h'))) return installed;
-  return require('node-api-headers').include_dir;
+  return path.resolve(dependency('node-api-headers').include_dir);
 }
 
 function run(args) {
@@ -31,7 +38,8 @@ const buildType = process.env.WEBNN_NODE_BUILD_TYPE || 'Release';
 const jobs = process.env.WEBNN_NODE_JOBS || String(os.cpus().length);
 const configure = ['-S', root, '-B', build, `-DCMAKE_BUILD_TYPE=${buildType}`,
   `-DNODE_API_INCLUDE_DIR=${nodeApiIncludeDir()}`,
-  `-DNODE_ADDON_API_INCLUDE_DIR=${require('node-addon-api').include_dir}`];
+  // (node-addon-api's include_dir is relative to the working directory.)
+  `-DNODE_ADDON_API_INCLUDE_DIR=${path.resolve(dependency('node-addon-api').include_dir)}`];
 if (spawnSync('ninja', ['--version']).status === 0) configure.push('-G', 'Ninja');
 if (process.env.CMAKE_CXX_COMPILER_LAUNCHER) {
   configure.push(`-DCMAKE_CXX_COMPILER_LAUNCHER=${process.env.CMAKE_CXX_COMPILER_LAUNCHER}`);
