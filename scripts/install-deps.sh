@@ -14,11 +14,6 @@ missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages are installed"
-  exit 0
-fi
-
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
 log="$(mktemp "${TMPDIR:-/tmp}/webnn-install-deps.XXXXXX.log")"
@@ -37,7 +32,18 @@ step() {
     exit "$status"
   fi
 }
-step "apt-get update" $sudo_cmd apt-get update
-step "installing ${#missing[@]} packages: ${missing[*]}" \
-  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+else
+  step "apt-get update" $sudo_cmd apt-get update
+  step "installing ${#missing[@]} packages: ${missing[*]}" \
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# The Node.js binding's npm packages (node-addon-api, node-api-headers): with them the CMake build
+# compiles the addon and CTest runs the binding's tests.
+node_package="$(cd "$(dirname "$0")/.." && pwd)/bindings/node"
+if [ ! -f "$node_package/node_modules/node-addon-api/napi.h" ]; then
+  step "npm packages of the Node.js binding" \
+    sh -c "cd '$node_package' && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error"
+fi
 rm -f "$log"

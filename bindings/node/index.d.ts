@@ -1,0 +1,270 @@
+// TypeScript declarations of webnn-cpp: the W3C WebNN API (https://www.w3.org/TR/webnn/) with the
+// weightless proposal (hollow constants, MLGraph.pendingConstants / setConstantData /
+// writeConstantData / loadConstants) and the extensions named below.
+
+export type MLOperandDataType =
+  | 'float32' | 'float16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'int8' | 'uint8' | 'int4' | 'uint4';
+export type MLNumber = number | bigint;
+export type MLPowerPreference = 'default' | 'high-performance' | 'low-power';
+export type MLInputOperandLayout = 'nchw' | 'nhwc';
+export type MLConv2dFilterOperandLayout = 'oihw' | 'hwio' | 'ohwi' | 'ihwo';
+export type MLConvTranspose2dFilterOperandLayout = 'iohw' | 'hwoi' | 'ohwi';
+export type MLRoundingType = 'floor' | 'ceil';
+export type MLInterpolationMode = 'nearest-neighbor' | 'linear';
+export type MLPaddingMode = 'constant' | 'edge' | 'reflection' | 'symmetric';
+export type MLRecurrentNetworkActivation = 'relu' | 'sigmoid' | 'tanh';
+export type MLRecurrentNetworkDirection = 'forward' | 'backward' | 'both';
+export type MLGruWeightLayout = 'zrn' | 'rzn';
+export type MLLstmWeightLayout = 'iofg' | 'ifgo';
+
+/** Bytes: an ArrayBuffer, SharedArrayBuffer or a view. Typed arrays must be a Uint8Array or the
+ * data type's view: Float32Array, Uint16Array (float16 bits; Float16Array where it exists),
+ * Int32Array, Uint32Array, BigInt64Array, BigUint64Array, Int8Array, Uint8Array (int4/uint4
+ * packed two per byte, low nibble first). */
+export type AllowSharedBufferSource = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
+export interface MLContextOptions {
+  powerPreference?: MLPowerPreference;
+  accelerated?: boolean;
+  /** Extension: the backend by name (see availableBackends()); the default backend when missing. */
+  backend?: string;
+}
+
+export interface MLOperandDescriptor {
+  dataType: MLOperandDataType;
+  shape: readonly number[];
+}
+
+export interface MLTensorDescriptor extends MLOperandDescriptor {
+  readable?: boolean;
+  writable?: boolean;
+}
+
+export interface MLContextLostInfo { message: string }
+
+export interface MLRankRange { min: number; max: number }
+export interface MLTensorLimits { dataTypes: MLOperandDataType[]; rankRange: MLRankRange }
+/** The spec's dictionary: context-wide limits, and per op the limits of each operand by its
+ * parameter name ("input", "filter", "bias", "a", "b", "output", ...). */
+export interface MLOpSupportLimits {
+  preferredInputLayout: MLInputOperandLayout;
+  maxTensorByteLength: number;
+  input: MLTensorLimits;
+  constant: MLTensorLimits;
+  output: MLTensorLimits;
+  [op: string]: MLInputOperandLayout | number | MLTensorLimits | Record<string, MLTensorLimits>;
+}
+
+/** Extension: where a context's memory goes (bytes). */
+export interface MLMemoryStats {
+  constantBytes: number; constantBytesPeak: number;
+  activationBytes: number; activationBytesPeak: number;
+  tensorBytes: number;
+  stagingBytes: number; stagingBytesPeak: number;
+}
+
+export type MLNamedOperands = Record<string, MLOperand>;
+export type MLNamedTensors = Record<string, MLTensor>;
+
+export declare class ML {
+  private constructor();
+  createContext(options?: MLContextOptions): Promise<MLContext>;
+}
+
+export declare class MLContext {
+  private constructor();
+  readonly lost: Promise<MLContextLostInfo>;
+  readonly accelerated: boolean;
+  /** Extension: the backend's name. */
+  readonly backend: string;
+  createTensor(descriptor: MLTensorDescriptor): Promise<MLTensor>;
+  writeTensor(tensor: MLTensor, data: AllowSharedBufferSource): void;
+  readTensor(tensor: MLTensor): Promise<ArrayBuffer>;
+  readTensor(tensor: MLTensor, outputData: AllowSharedBufferSource): Promise<undefined>;
+  dispatch(graph: MLGraph, inputs: MLNamedTensors, outputs: MLNamedTensors): void;
+  opSupportLimits(): MLOpSupportLimits;
+  /** Extension. */
+  memoryStats(): MLMemoryStats;
+  destroy(): void;
+}
+
+export declare class MLOperand {
+  private constructor();
+  readonly dataType: MLOperandDataType;
+  readonly shape: readonly number[];
+  /** Extension: the constant's label (the input's name); '' for other operands. */
+  readonly label: string;
+}
+
+export declare class MLTensor {
+  private constructor();
+  readonly dataType: MLOperandDataType;
+  readonly shape: readonly number[];
+  readonly readable: boolean;
+  readonly writable: boolean;
+  readonly exportableToGPU: boolean;
+  readonly constant: boolean;
+  /** Extension. */
+  readonly byteLength: number;
+  destroy(): void;
+}
+
+export interface LoadConstantsOptions {
+  /** Maps a constant's label to the tensor name in the file (identity when missing). */
+  names?: Record<string, string> | Map<string, string> | ((label: string) => string);
+  /** Called with (bytes done, bytes total) as the load goes, on the main thread. */
+  onProgress?: (done: number, total: number) => void;
+  /** When true (default), constants the file does not hold reject with a TypeError naming them
+   * (after everything else is loaded); when false they stay pending. */
+  requireAll?: boolean;
+}
+
+export declare class MLGraph {
+  private constructor();
+  /** Proposal: hollow constants still without (complete) data, in declaration order (the same
+   * MLOperand objects constant() returned). */
+  pendingConstants(): MLOperand[];
+  /** Proposal: the whole constant; `data` is copied once into its final storage, not kept. */
+  setConstantData(constant: MLOperand, data: AllowSharedBufferSource): void;
+  /** Proposal: a chunk of the constant's bytes at `byteOffset`; chunks in any order. */
+  writeConstantData(constant: MLOperand, byteOffset: number | bigint, data: AllowSharedBufferSource): void;
+  /** Proposal: streams every pending constant by label from a safetensors, GGUF or WebNN weights
+   * file, natively and off the main thread. */
+  loadConstants(path: string, options?: LoadConstantsOptions): Promise<void>;
+  destroy(): void;
+}
+
+export interface MLOperatorOptions { label?: string }
+export interface MLConstantOptions { label?: string }
+export interface MLArgMinMaxOptions extends MLOperatorOptions { keepDimensions?: boolean; outputDataType?: MLOperandDataType }
+export interface MLBatchNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; axis?: number; epsilon?: number }
+export interface MLClampOptions extends MLOperatorOptions { minValue?: MLNumber; maxValue?: MLNumber }
+export interface MLConv2dOptions extends MLOperatorOptions {
+  padding?: number[]; strides?: number[]; dilations?: number[]; groups?: number;
+  inputLayout?: MLInputOperandLayout; filterLayout?: MLConv2dFilterOperandLayout; bias?: MLOperand;
+}
+export interface MLConvTranspose2dOptions extends MLOperatorOptions {
+  padding?: number[]; strides?: number[]; dilations?: number[]; outputPadding?: number[]; outputSizes?: number[];
+  groups?: number; inputLayout?: MLInputOperandLayout; filterLayout?: MLConvTranspose2dFilterOperandLayout; bias?: MLOperand;
+}
+export interface MLCumulativeSumOptions extends MLOperatorOptions { exclusive?: boolean; reversed?: boolean }
+export interface MLEluOptions extends MLOperatorOptions { alpha?: number }
+export interface MLGatherOptions extends MLOperatorOptions { axis?: number }
+export interface MLGemmOptions extends MLOperatorOptions { c?: MLOperand; alpha?: number; beta?: number; aTranspose?: boolean; bTranspose?: boolean }
+export interface MLGruOptions extends MLOperatorOptions {
+  bias?: MLOperand; recurrentBias?: MLOperand; initialHiddenState?: MLOperand; resetAfter?: boolean;
+  returnSequence?: boolean; direction?: MLRecurrentNetworkDirection; layout?: MLGruWeightLayout;
+  activations?: MLRecurrentNetworkActivation[];
+}
+export interface MLGruCellOptions extends MLOperatorOptions {
+  bias?: MLOperand; recurrentBias?: MLOperand; resetAfter?: boolean; layout?: MLGruWeightLayout;
+  activations?: MLRecurrentNetworkActivation[];
+}
+export interface MLHardSigmoidOptions extends MLOperatorOptions { alpha?: number; beta?: number }
+export interface MLInstanceNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; epsilon?: number; layout?: MLInputOperandLayout }
+export interface MLLayerNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; axes?: number[]; epsilon?: number }
+export interface MLLeakyReluOptions extends MLOperatorOptions { alpha?: number }
+export interface MLLinearOptions extends MLOperatorOptions { alpha?: number; beta?: number }
+export interface MLLstmOptions extends MLOperatorOptions {
+  bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; initialHiddenState?: MLOperand;
+  initialCellState?: MLOperand; returnSequence?: boolean; direction?: MLRecurrentNetworkDirection;
+  layout?: MLLstmWeightLayout; activations?: MLRecurrentNetworkActivation[];
+}
+export interface MLLstmCellOptions extends MLOperatorOptions {
+  bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; layout?: MLLstmWeightLayout;
+  activations?: MLRecurrentNetworkActivation[];
+}
+export interface MLPadOptions extends MLOperatorOptions { mode?: MLPaddingMode; value?: MLNumber }
+export interface MLPool2dOptions extends MLOperatorOptions {
+  windowDimensions?: number[]; padding?: number[]; strides?: number[]; dilations?: number[];
+  layout?: MLInputOperandLayout; roundingType?: MLRoundingType; outputSizes?: number[];
+}
+export interface MLReduceOptions extends MLOperatorOptions { axes?: number[]; keepDimensions?: boolean }
+export interface MLResample2dOptions extends MLOperatorOptions { mode?: MLInterpolationMode; scales?: number[]; sizes?: number[]; axes?: number[] }
+export interface MLReverseOptions extends MLOperatorOptions { axes?: number[] }
+export interface MLScatterOptions extends MLOperatorOptions { axis?: number }
+export interface MLSliceOptions extends MLOperatorOptions { strides?: number[] }
+export interface MLSplitOptions extends MLOperatorOptions { axis?: number }
+export interface MLTransposeOptions extends MLOperatorOptions { permutation?: number[] }
+export interface MLTriangularOptions extends MLOperatorOptions { upper?: boolean; diagonal?: number }
+
+type Unary = (input: MLOperand, options?: MLOperatorOptions) => MLOperand;
+type Binary = (a: MLOperand, b: MLOperand, options?: MLOperatorOptions) => MLOperand;
+type Reduce = (input: MLOperand, options?: MLReduceOptions) => MLOperand;
+type Pool = (input: MLOperand, options?: MLPool2dOptions) => MLOperand;
+
+export declare class MLGraphBuilder {
+  constructor(context: MLContext);
+  input(name: string, descriptor: MLOperandDescriptor): MLOperand;
+  /** The spec's constant: `buffer` is copied now. */
+  constant(descriptor: MLOperandDescriptor, buffer: AllowSharedBufferSource): MLOperand;
+  /** Proposal: a hollow constant, descriptor and label only, filled after build(). */
+  constant(descriptor: MLOperandDescriptor, options?: MLConstantOptions): MLOperand;
+  constant(type: MLOperandDataType, value: MLNumber): MLOperand;
+  build(outputs: MLNamedOperands): Promise<MLGraph>;
+
+  argMin(input: MLOperand, axis: number, options?: MLArgMinMaxOptions): MLOperand;
+  argMax(input: MLOperand, axis: number, options?: MLArgMinMaxOptions): MLOperand;
+  batchNormalization(input: MLOperand, mean: MLOperand, variance: MLOperand, options?: MLBatchNormalizationOptions): MLOperand;
+  cast(input: MLOperand, type: MLOperandDataType, options?: MLOperatorOptions): MLOperand;
+  clamp(input: MLOperand, options?: MLClampOptions): MLOperand;
+  concat(inputs: MLOperand[], axis: number, options?: MLOperatorOptions): MLOperand;
+  conv2d(input: MLOperand, filter: MLOperand, options?: MLConv2dOptions): MLOperand;
+  convTranspose2d(input: MLOperand, filter: MLOperand, options?: MLConvTranspose2dOptions): MLOperand;
+  cumulativeSum(input: MLOperand, axis: number, options?: MLCumulativeSumOptions): MLOperand;
+  add: Binary; sub: Binary; mul: Binary; div: Binary; max: Binary; min: Binary; pow: Binary;
+  equal: Binary; notEqual: Binary; greater: Binary; greaterOrEqual: Binary; lesser: Binary; lesserOrEqual: Binary;
+  logicalNot: Unary; logicalAnd: Binary; logicalOr: Binary; logicalXor: Binary;
+  abs: Unary; ceil: Unary; cos: Unary; erf: Unary; exp: Unary; floor: Unary; identity: Unary;
+  isInfinite: Unary; isNaN: Unary; log: Unary; neg: Unary; reciprocal: Unary; roundEven: Unary;
+  sign: Unary; sin: Unary; sqrt: Unary; tan: Unary;
+  dequantizeLinear(input: MLOperand, scale: MLOperand, zeroPoint: MLOperand, options?: MLOperatorOptions): MLOperand;
+  quantizeLinear(input: MLOperand, scale: MLOperand, zeroPoint: MLOperand, options?: MLOperatorOptions): MLOperand;
+  elu(input: MLOperand, options?: MLEluOptions): MLOperand;
+  expand(input: MLOperand, newShape: number[], options?: MLOperatorOptions): MLOperand;
+  gather(input: MLOperand, indices: MLOperand, options?: MLGatherOptions): MLOperand;
+  gatherElements(input: MLOperand, indices: MLOperand, options?: MLGatherOptions): MLOperand;
+  gatherND(input: MLOperand, indices: MLOperand, options?: MLOperatorOptions): MLOperand;
+  gelu: Unary;
+  gemm(a: MLOperand, b: MLOperand, options?: MLGemmOptions): MLOperand;
+  gru(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, steps: number, hiddenSize: number, options?: MLGruOptions): MLOperand[];
+  gruCell(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, hiddenState: MLOperand, hiddenSize: number, options?: MLGruCellOptions): MLOperand;
+  hardSigmoid(input: MLOperand, options?: MLHardSigmoidOptions): MLOperand;
+  hardSwish: Unary;
+  instanceNormalization(input: MLOperand, options?: MLInstanceNormalizationOptions): MLOperand;
+  layerNormalization(input: MLOperand, options?: MLLayerNormalizationOptions): MLOperand;
+  leakyRelu(input: MLOperand, options?: MLLeakyReluOptions): MLOperand;
+  linear(input: MLOperand, options?: MLLinearOptions): MLOperand;
+  lstm(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, steps: number, hiddenSize: number, options?: MLLstmOptions): MLOperand[];
+  lstmCell(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, hiddenState: MLOperand, cellState: MLOperand, hiddenSize: number, options?: MLLstmCellOptions): MLOperand[];
+  matmul: Binary;
+  pad(input: MLOperand, beginningPadding: number[], endingPadding: number[], options?: MLPadOptions): MLOperand;
+  averagePool2d: Pool; l2Pool2d: Pool; maxPool2d: Pool;
+  prelu(input: MLOperand, slope: MLOperand, options?: MLOperatorOptions): MLOperand;
+  reduceL1: Reduce; reduceL2: Reduce; reduceLogSum: Reduce; reduceLogSumExp: Reduce; reduceMax: Reduce;
+  reduceMean: Reduce; reduceMin: Reduce; reduceProduct: Reduce; reduceSum: Reduce; reduceSumSquare: Reduce;
+  relu: Unary;
+  resample2d(input: MLOperand, options?: MLResample2dOptions): MLOperand;
+  reshape(input: MLOperand, newShape: number[], options?: MLOperatorOptions): MLOperand;
+  reverse(input: MLOperand, options?: MLReverseOptions): MLOperand;
+  scatterElements(input: MLOperand, indices: MLOperand, updates: MLOperand, options?: MLScatterOptions): MLOperand;
+  scatterND(input: MLOperand, indices: MLOperand, updates: MLOperand, options?: MLOperatorOptions): MLOperand;
+  sigmoid: Unary;
+  slice(input: MLOperand, starts: number[], sizes: number[], options?: MLSliceOptions): MLOperand;
+  softmax(input: MLOperand, axis: number, options?: MLOperatorOptions): MLOperand;
+  softplus: Unary; softsign: Unary;
+  split(input: MLOperand, splits: number | number[], options?: MLSplitOptions): MLOperand[];
+  tanh: Unary;
+  tile(input: MLOperand, repetitions: number[], options?: MLOperatorOptions): MLOperand;
+  transpose(input: MLOperand, options?: MLTransposeOptions): MLOperand;
+  triangular(input: MLOperand, options?: MLTriangularOptions): MLOperand;
+  where(condition: MLOperand, trueValue: MLOperand, falseValue: MLOperand, options?: MLOperatorOptions): MLOperand;
+}
+
+/** navigator.ml */
+export declare const ml: ML;
+/** Sets navigator.ml, ML, MLContext, MLGraphBuilder, MLOperand, MLGraph, MLTensor (and a GPUDevice
+ * interface without devices, when there is none) on `target` (globalThis by default). */
+export declare function install<T extends object>(target?: T): T;
+/** Extension: the backends this build can create contexts on. */
+export declare function availableBackends(): string[];

@@ -1,0 +1,110 @@
+// MLGraph: a compiled graph, and the weightless proposal: constants declared by descriptor only
+// are listed by pendingConstants() and filled after build(), each byte copied once from its
+// source into the backend's final storage.
+'use strict';
+const { slots, construct, illegalConstructor, invalidState } = require('./internal');
+const { validateBuffer, isBufferSource, nativeView } = require('./buffers');
+const { MLOperand } = require('./operand');
+
+class MLGraph {
+  #native;
+  #context;
+  #constants;  // native operand key -> the MLOperand the builder returned
+
+  constructor(token, native, context, constants) {
+    illegalConstructor(token);
+    this.#native = native;
+    this.#context = context;
+    this.#constants = constants;
+    Object.defineProperty(this, slots.native, { value: native });
+    Object.defineProperty(this, slots.context, { value: context });
+    this[slots.destroyed] = false;
+  }
+
+  #checkUsable() {
+    if (this[slots.destroyed]) throw invalidState('the MLGraph is destroyed');
+    if (this.#context[slots.destroyed]) throw invalidState('the MLContext is lost');
+  }
+
+  #operands(natives) {
+    return natives.map((native) => this.#constants.get(native.key()) ?? null).filter(Boolean);
+  }
+
+  #checkConstant(operand) {
+    if (!(operand instanceof MLOperand)) throw new TypeError('operand is not an MLOperand');
+    return operand[slots.native];
+  }
+
+  // Hollow constants still without (complete) data, in declaration order.
+  pendingConstants() {
+    this.#checkUsable();
+    return this.#operands(this.#native.pendingConstants());
+  }
+
+  // Whole tensor: copies `data` (a buffer source of the constant's byte length, a typed array of
+  // its data type or a Uint8Array) into the constant's storage; keeps no reference to it.
+  setConstantData(operand, data) {
+    this.#checkUsable();
+    const native = this.#checkConstant(operand);
+    validateBuffer(data, operand, 'data');
+    this.#native.setConstantData(native, nativeView(data));
+  }
+
+  // A chunk of `data`'s bytes at `byteOffset` (a Number or BigInt); chunks may come in any order.
+  writeConstantData(operand, byteOffset, data) {
+    this.#checkUsable();
+    const native = this.#checkConstant(operand);
+    if (!isBufferSource(data)) throw new TypeError('data must be an ArrayBuffer or an ArrayBufferView');
+    this.#native.writeConstantData(native, byteOffset, nativeView(data));
+  }
+
+  // Streams every pending constant from a weights file (safetensors, GGUF, WebNN weights) by
+  // label, natively and off the main thread. options: {names: record | Map | (label) => name,
+  // onProgress(bytesDone, bytesTotal), requireAll = true}.
+  loadConstants(path, options = {}) {
+    try {
+      this.#checkUsable();
+      if (typeof path !== 'string') throw new TypeError('path must be a string');
+      if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+      const { onProgress, requireAll = true } = options;
+      if (onProgress !== undefined && typeof onProgress !== 'function') {
+        throw new TypeError('options.onProgress must be a function');
+      }
+      const names = nameRecord(options.names, () => this.pendingConstants());
+      const native = this.#native;
+      return this.#context[slots.enqueue](
+        () => native.loadConstants(path, names, Boolean(requireAll), onProgress));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  destroy() {
+    if (this[slots.destroyed]) return;
+    this[slots.destroyed] = true;
+    const native = this.#native;
+    this.#context[slots.enqueue](() => native.destroy()).catch(() => {});
+  }
+
+  get [Symbol.toStringTag]() { return 'MLGraph'; }
+}
+
+// options.names as a plain record label -> tensor name (a function is asked for every pending
+// constant's label now, on the main thread).
+function nameRecord(names, pending) {
+  if (names === undefined) return undefined;
+  if (typeof names === 'function') {
+    const record = {};
+    for (const operand of pending()) record[operand.label] = String(names(operand.label));
+    return record;
+  }
+  if (names instanceof Map) return Object.fromEntries([...names].map(([k, v]) => [k, String(v)]));
+  if (names !== null && typeof names === 'object') return names;
+  throw new TypeError('options.names must be a record, a Map or a function');
+}
+
+function wrapGraph(native, context, constants) {
+  return new MLGraph(construct, native, context, constants);
+}
+
+module.exports = { MLGraph, wrapGraph };
