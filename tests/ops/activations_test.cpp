@@ -307,17 +307,30 @@ TEST(Activations, ClampIntegersExactly) {
             (std::vector<uint8_t>{0x5e, 0x03}));
 }
 
+// MLNumber bounds: int64/uint64 bounds beyond 2^53 (which a double cannot hold) clamp exactly.
+TEST(Activations, ClampWithBoundsBeyondDoublePrecision) {
+  const int64_t low = (int64_t{1} << 60) + 3, high = (int64_t{1} << 60) + 7;
+  auto exact = [=](MLGraphBuilder& b, const MLOperand& x) {
+    return b.clamp(x, {.minValue = low, .maxValue = high});
+  };
+  EXPECT_EQ(run<int64_t>(T::Int64, {4}, std::vector<int64_t>{low - 1, low + 1, high + 1, 0}, exact),
+            (std::vector<int64_t>{low, low + 1, high, low}));
+  const uint64_t top = ~uint64_t{0} - 1;
+  auto upper = [=](MLGraphBuilder& b, const MLOperand& x) {
+    return b.clamp(x, {.minValue = uint64_t{1}, .maxValue = top});
+  };
+  EXPECT_EQ(run<uint64_t>(T::Uint64, {3}, std::vector<uint64_t>{~uint64_t{0}, top - 1, 0}, upper),
+            (std::vector<uint64_t>{top, top - 1, 1}));
+}
+
 TEST(Activations, ClampValidation) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto f = builder.input("f", {T::Float32, {2}});
   auto i = builder.input("i", {T::Int32, {2}});
   auto h = builder.input("h", {T::Float16, {2}});
-  expectError(
-      [&] {
-        builder.clamp(f, {.label = "c", .minValue = 3, .maxValue = 2});
-      },
-      K::TypeError, {"clamp", "'c'", "minValue", "maxValue"});
+  expectError([&] { builder.clamp(f, {.label = "c", .minValue = 3, .maxValue = 2}); }, K::TypeError,
+              {"clamp", "'c'", "minValue", "maxValue"});
   // Equal bounds are fine; after casting to int32, 1.2 and 1.7 are both 1.
   EXPECT_NO_THROW(builder.clamp(f, clampOptions(2, 2)));
   EXPECT_NO_THROW(builder.clamp(i, clampOptions(1.7, 1.2)));
@@ -336,11 +349,8 @@ TEST(Activations, FloatOnlyActivationsRejectIntegers) {
   MLGraphBuilder builder(context);
   auto i = builder.input("i", {T::Int32, {2}});
   auto u = builder.input("u", {T::Uint32, {2}});
-  expectError(
-      [&] {
-        builder.elu(i, {.label = "e", .alpha = 1.0});
-      },
-      K::TypeError, {"elu", "'e'", "int32"});
+  expectError([&] { builder.elu(i, {.label = "e", .alpha = 1.0}); }, K::TypeError,
+              {"elu", "'e'", "int32"});
   expectError([&] { builder.gelu(i); }, K::TypeError, {"gelu", "int32"});
   expectError([&] { builder.hardSigmoid(i); }, K::TypeError, {"hardSigmoid", "int32"});
   expectError([&] { builder.hardSwish(i); }, K::TypeError, {"hardSwish", "int32"});

@@ -296,6 +296,14 @@ TEST(ShapeOpsPad, ValueIsCastToTheInputType) {
   EXPECT_EQ(h.runAs<uint16_t>(z), halves({-0.25f, -0.25f, 1.5f}));
 }
 
+TEST(ShapeOpsPad, Int64ValueBeyondDoublePrecisionIsExact) {
+  Graph g;
+  const int64_t value = (int64_t{1} << 62) + 1;  // not a double
+  auto x = g.input("x", {T::Int64, {1}}, std::vector<int64_t>{5});
+  auto y = g.builder.pad(x, {1}, {1}, MLPadOptions{{}, MLPaddingMode::Constant, value});
+  EXPECT_EQ(g.runAs<int64_t>(y), (std::vector<int64_t>{value, 5, value}));
+}
+
 TEST(ShapeOpsPad, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
