@@ -33,6 +33,7 @@ struct RunOptions {
   std::string backend;
   std::string outputDir = ".";
   std::string saveInputs;
+  bool json = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -248,6 +249,16 @@ int run(const RunOptions& o) {
                 static_cast<double>(peak) / static_cast<double>(model.weightBytes));
   }
   std::printf("\n");
+  if (o.json) {
+    // One machine-readable line (bench/models reads it): the same figures, full precision.
+    std::printf(
+        "run-json: {\"backend\": \"%s\", \"parse_ms\": %.3f, \"build_ms\": %.3f, "
+        "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, "
+        "\"median_ms\": %.3f, \"peak_rss_bytes\": %llu, \"weight_bytes\": %llu}\n",
+        context.backendName().c_str(), parseMs, buildMs, loadMs, firstMs, steady.size(),
+        steady.empty() ? firstMs : steady[steady.size() / 2], static_cast<unsigned long long>(peak),
+        static_cast<unsigned long long>(model.weightBytes));
+  }
   return 0;
 }
 #else
@@ -274,6 +285,7 @@ WEBNN_COMMAND(run, "Run an ONNX model on .npy inputs, print phase times and peak
   app.add_option("--iterations", o->iterations,
                  "Dispatches after the first, for the median (default 3)");
   app.add_option("--backend", o->backend, "Backend name (default: the default backend)");
+  app.add_flag("--json", o->json, "Also print the figures as one JSON line ('run-json: {...}')");
   return [o] {
     try {
       return run(*o);
