@@ -41,7 +41,7 @@ const models = rows.map(r => {
   return m;
 });
 
-const f = (x, digits = 1) => x.toFixed(digits);
+const f = x => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const r = x => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 console.log(`CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? rows[0].ort.ort_version : '-'}, CPU EP, ` +
             `${meta.threads} intra-op threads; webnn threads: ${meta.webnn_threads}; backend ${models.length ? models[0].backend : '-'}; ` +

@@ -127,8 +127,9 @@ for name in "${names[@]}"; do
   node "${here}/ort_bench.js" "${model}" "${ort_args[@]}" > "${dir}/ort.log" 2>&1 ||
     { cat "${dir}/ort.log" >&2; exit 1; }
   theirs="$(sed -n 's/^ort-json: //p' "${dir}/ort.log")"
-  jq -c -n --arg model "${name}" --arg input "${shape}" --argjson webnn "${ours}" \
-    --argjson ort "${theirs}" '{model: $model, input: $input, webnn: $webnn, ort: $ort}' >> "${results}"
+  [[ -n "${ours}" && -n "${theirs}" ]] || { echo "run_models_bench: no figures for ${name}" >&2; exit 1; }
+  printf '{"model": "%s", "input": "%s", "webnn": %s, "ort": %s}\n' "${name}" "${shape}" \
+    "${ours}" "${theirs}" >> "${results}"
   rm -f "${dir}"/*.onnx "${dir}"/*.onnx.data
 done
 
