@@ -11,10 +11,8 @@
 #   scripts/check-install.sh --static   a static libwebnn.a (BUILD_SHARED_LIBS=OFF, the library
 #                                       alone in build/static: same flags and config.h as the
 #                                       debug build, so ccache serves its objects from there),
-#                                       consumed the same way. Not in .ci/run yet: the
-#                                       reference backend and its kernels register from static
-#                                       initializers, which a static link leaves out, so the
-#                                       consumer finds no backend until registration is explicit.
+#                                       consumed the same way (backends, kernels and op limits
+#                                       register explicitly, so a static link keeps them all).
 #   scripts/check-install.sh --deb      the debug build packed by `cpack -G DEB`, installed with
 #                                       dpkg -i (as root, or through sudo), consumed from /usr,
 #                                       then removed again
