@@ -386,7 +386,8 @@ void addConvolutionCases() {
                                       {O::MaxPool2d, &MLGraphBuilder::maxPool2d},
                                       {O::L2Pool2d, &MLGraphBuilder::l2Pool2d}};
   for (const auto& pool : pools) {
-    const auto [type, method] = pool;
+    const auto type = pool.first;
+    const auto method = pool.second;  // (clang 14 cannot capture structured bindings)
     const std::string name(graph::specName(type));
     add(name + " 2x2 stride 2", type, [method](CaseBuilder& b, T t) {
       return (b.builder().*method)(
@@ -448,7 +449,8 @@ void addReductionCases() {
       {O::ReduceSum, &MLGraphBuilder::reduceSum},
       {O::ReduceSumSquare, &MLGraphBuilder::reduceSumSquare}};
   for (const auto& reduction : reductions) {
-    const auto [type, method] = reduction;
+    const auto type = reduction.first;
+    const auto method = reduction.second;
     const Range range = type == O::ReduceLogSum ? kPositive : Range{};
     const std::string name(graph::specName(type));
     add(name + " axis 1 keep", type, [method, range](CaseBuilder& b, T t) {
