@@ -9,17 +9,6 @@
 #include <limits>
 
 namespace webnn {
-
-FileReader::~FileReader() = default;
-
-ssize_t FileReader::pread(int fd, void* buffer, size_t count, uint64_t offset) {
-  if (offset > static_cast<uint64_t>(std::numeric_limits<off_t>::max())) {
-    errno = EINVAL;
-    return -1;
-  }
-  return ::pread(fd, buffer, count, static_cast<off_t>(offset));
-}
-
 namespace weights {
 
 FileHandle& FileHandle::operator=(FileHandle&& other) noexcept {
