@@ -9,30 +9,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tools/run_tool.h"
 #include "weights/weight_generators.h"
 
 namespace webnn::testing {
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string text;  // stdout and stderr
-};
-
-// Runs `webnn ARGS` (arguments already shell-safe).
-Output runTool(const std::string& arguments) {
-  const char* tool = std::getenv("WEBNN_TOOL");
-  Output output;
-  const std::string command = std::string("'") + tool + "' " + arguments + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return output;
-  char buffer[4096];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.text.append(buffer, got);
-  const int status = ::pclose(pipe);
-  output.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
+using Output = ToolOutput;
 
 class Inspect : public ::testing::Test {
  protected:
