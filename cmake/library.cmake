@@ -5,7 +5,7 @@
 #   webnn_internal  a static archive of the same objects, linked whole, with src/ on the include
 #                   path: the unit tests call the library's internal functions directly.
 file(GLOB_RECURSE WEBNN_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*.cpp)
-list(FILTER WEBNN_SOURCES EXCLUDE REGEX "/src/onnx/")
+list(FILTER WEBNN_SOURCES EXCLUDE REGEX "/src/(onnx|backends/cpu)/")
 set(WEBNN_BACKENDS reference)
 if(BUILD_SHARED_LIBS)
   set(WEBNN_SHARED_LIBRARY 1)
@@ -28,6 +28,21 @@ else()
   message(STATUS "webnn: ONNX importer disabled (libonnx-dev or protobuf not found)")
 endif()
 
+# The cpu backend (src/backends/cpu), when oneDNN (Debian's libdnnl-dev, threaded with OpenMP) is
+# found. It registers above the reference, so it is the default backend where it is built.
+find_package(dnnl CONFIG QUIET)
+find_package(OpenMP QUIET COMPONENTS CXX)
+if(TARGET DNNL::dnnl AND OpenMP_CXX_FOUND)
+  file(GLOB_RECURSE WEBNN_CPU_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/backends/cpu/*.cpp)
+  list(APPEND WEBNN_SOURCES ${WEBNN_CPU_SOURCES})
+  list(APPEND WEBNN_BACKENDS cpu)
+  set(WEBNN_HAVE_CPU ON)
+  message(STATUS "webnn: cpu backend enabled (oneDNN ${dnnl_VERSION})")
+else()
+  set(WEBNN_HAVE_CPU OFF)
+  message(STATUS "webnn: cpu backend disabled (oneDNN or OpenMP not found)")
+endif()
+
 # webnn/config.h: version, WEBNN_HAVE_ONNX, the backends built. (The same for a shared and a
 # static build, so that both compile the same objects: ccache serves the second from the first.)
 set(WEBNN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated/include)
@@ -44,6 +59,9 @@ target_link_libraries(webnn_dependencies INTERFACE Threads::Threads
                       $<BUILD_INTERFACE:nlohmann_json::nlohmann_json>)
 if(WEBNN_HAVE_ONNX)
   target_link_libraries(webnn_dependencies INTERFACE onnx_proto protobuf::libprotobuf)
+endif()
+if(WEBNN_HAVE_CPU)
+  target_link_libraries(webnn_dependencies INTERFACE DNNL::dnnl OpenMP::OpenMP_CXX)
 endif()
 
 add_library(webnn_objects OBJECT ${WEBNN_SOURCES})
@@ -68,6 +86,10 @@ if(NOT BUILD_SHARED_LIBS)
   if(WEBNN_HAVE_ONNX)
     target_link_libraries(webnn INTERFACE $<INSTALL_INTERFACE:onnx_proto>
                           $<INSTALL_INTERFACE:protobuf::libprotobuf>)
+  endif()
+  if(WEBNN_HAVE_CPU)
+    target_link_libraries(webnn INTERFACE $<INSTALL_INTERFACE:DNNL::dnnl>
+                          $<INSTALL_INTERFACE:OpenMP::OpenMP_CXX>)
   endif()
 endif()
 if(BUILD_SHARED_LIBS)

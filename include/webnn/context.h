@@ -22,6 +22,8 @@ struct MLContextOptions {
   MLPowerPreference powerPreference = MLPowerPreference::Default;
   // Extension: the backend by name ("reference"; empty picks the default backend).
   std::string backend{};
+  // Extension: how many threads a backend that computes in parallel may use (0: all cores).
+  uint32_t numThreads = 0;
 };
 
 // Where the context's memory goes (bytes). Constants: final storage of every constant of live graphs

@@ -118,10 +118,18 @@ class CompiledGraph {
   virtual void dispatch(const BoundTensors& inputs, const BoundTensors& outputs) = 0;
 };
 
+// What a context asks of its backend (MLContextOptions extensions a backend may use).
+struct BackendOptions {
+  uint32_t numThreads = 0;  // threads a backend may compute with (0: all cores)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
+  // Called once, right after the backend is created for a context. A backend ignores what it has
+  // no use for.
+  virtual void configure(const BackendOptions& options) { (void)options; }
   // What the backend accepts. Read once per context; every builder call checks against it.
   virtual MLOpSupportLimits opSupportLimits() const = 0;
   // Throws NotSupportedError (naming the op) when the backend cannot run an operation.
@@ -136,7 +144,8 @@ using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 // Adds a backend to the registry (the highest priority is the default). The built-in backends are
 // registered by registerBuiltinBackends (registration.cpp), the one place that lists them.
 void registerBackend(std::string name, int priority, BackendFactory factory);
-std::unique_ptr<Backend> createBackend(std::string_view name);
+// Creates the backend `name` (empty: the default) and configures it with `options`.
+std::unique_ptr<Backend> createBackend(std::string_view name, const BackendOptions& options = {});
 std::vector<std::string> backendNames();
 
 }  // namespace webnn::backend

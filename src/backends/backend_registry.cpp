@@ -45,7 +45,7 @@ void registerBackend(std::string name, int priority, BackendFactory factory) {
   r.entries.push_back({std::move(name), priority, std::move(factory)});
 }
 
-std::unique_ptr<Backend> createBackend(std::string_view name) {
+std::unique_ptr<Backend> createBackend(std::string_view name, const BackendOptions& options) {
   Registry& r = registry();
   BackendFactory factory;
   {
@@ -63,7 +63,9 @@ std::unique_ptr<Backend> createBackend(std::string_view name) {
     }
     factory = chosen->factory;
   }
-  return factory();
+  std::unique_ptr<Backend> backend = factory();
+  backend->configure(options);
+  return backend;
 }
 
 std::vector<std::string> backendNames() {

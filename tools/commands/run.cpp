@@ -33,6 +33,7 @@ struct RunOptions {
   uint64_t seed = 1;
   uint32_t iterations = 3;
   std::string backend;
+  uint32_t threads = 0;
   std::string outputDir = ".";
   std::string saveInputs;
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
@@ -179,6 +180,7 @@ int run(const RunOptions& o) {
 
   MLContextOptions contextOptions;
   contextOptions.backend = o.backend;
+  contextOptions.numThreads = o.threads;
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
 
@@ -325,6 +327,7 @@ WEBNN_COMMAND("run", registerRunCommand,
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
   app.add_flag("--json", o->json, "Also print the figures as one JSON line ('run-json: {...}')");
+  app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
   return [o] {
     try {
       return run(*o);

@@ -11,59 +11,13 @@
 
 #include "backends/host_storage.h"
 #include "backends/reference/kernel.h"
+#include "backends/reference/reference_constant_slot.h"
 #include "core/host_buffer.h"
 #include "graph/memory_plan.h"
 #include "graph/op_limits.h"
 
 namespace webnn::reference {
 namespace {
-
-class ReferenceConstantSlot final : public backend::ConstantSlot {
- public:
-  explicit ReferenceConstantSlot(uint64_t byteLength) : storage_(byteLength) {}
-
-  uint64_t byteLength() const override { return storage_.size(); }
-
-  std::unique_ptr<backend::StagedWrite> stage(uint64_t byteOffset, uint64_t size) override {
-    return std::make_unique<backend::DirectStagedWrite>(ownStorage().subspan(byteOffset, size));
-  }
-
-  void write(uint64_t byteOffset, std::span<const std::byte> bytes) override {
-    std::memcpy(ownStorage().data() + byteOffset, bytes.data(), bytes.size());
-  }
-
-  // The slot's own storage (a write after adopt() goes back to it).
-  std::span<std::byte> ownStorage() {
-    if (adopted_.load(std::memory_order_acquire)) {  // back to our own storage
-      std::lock_guard lock(adoptMutex_);
-      adoptedOwner_.reset();
-      adopted_.store(false, std::memory_order_release);
-    }
-    return storage_.span();
-  }
-
-  bool adopt(std::shared_ptr<const void> owner, std::span<const std::byte> bytes) override {
-    if (bytes.size() != storage_.size()) return false;
-    std::lock_guard lock(adoptMutex_);
-    storage_.discard();
-    adoptedOwner_ = std::move(owner);
-    adoptedBytes_ = bytes.data();
-    adopted_.store(true, std::memory_order_release);
-    return true;
-  }
-
-  std::byte* data() {
-    return adopted_.load(std::memory_order_acquire) ? const_cast<std::byte*>(adoptedBytes_)
-                                                    : storage_.data();
-  }
-
- private:
-  HostBuffer storage_;
-  std::mutex adoptMutex_;
-  std::atomic<bool> adopted_{false};
-  std::shared_ptr<const void> adoptedOwner_;
-  const std::byte* adoptedBytes_ = nullptr;
-};
 
 class ReferenceCompiledGraph final : public backend::CompiledGraph {
  public:
@@ -157,15 +111,7 @@ class ReferenceBackend final : public backend::Backend {
  public:
   std::string_view name() const override { return "reference"; }
 
-  MLOpSupportLimits opSupportLimits() const override {
-    const KernelTable& kernels = referenceKernels();
-    graph::OpLimitsTable table = graph::specOpLimits();
-    table.backendName = "reference";
-    for (graph::OpType type : graph::allOpTypes()) {
-      if (!kernels.find(type)) table.erase(type);
-    }
-    return graph::toSupportLimits(table);
-  }
+  MLOpSupportLimits opSupportLimits() const override { return referenceOpSupportLimits(name()); }
 
   std::unique_ptr<backend::CompiledGraph> compile(
       std::shared_ptr<const graph::GraphIR> ir,
@@ -181,6 +127,16 @@ class ReferenceBackend final : public backend::Backend {
 };
 
 }  // namespace
+
+MLOpSupportLimits referenceOpSupportLimits(std::string_view backendName) {
+  const KernelTable& kernels = referenceKernels();
+  graph::OpLimitsTable table = graph::specOpLimits();
+  table.backendName = std::string(backendName);
+  for (graph::OpType type : graph::allOpTypes()) {
+    if (!kernels.find(type)) table.erase(type);
+  }
+  return graph::toSupportLimits(table);
+}
 
 std::unique_ptr<backend::Backend> createReferenceBackend() {
   return std::make_unique<ReferenceBackend>();

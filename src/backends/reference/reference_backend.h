@@ -9,4 +9,8 @@ namespace webnn::reference {
 
 std::unique_ptr<backend::Backend> createReferenceBackend();
 
+// What the reference backend runs: the spec's limits of every op it has a kernel for (also what
+// a backend that falls back to the reference kernels can run).
+MLOpSupportLimits referenceOpSupportLimits(std::string_view backendName);
+
 }  // namespace webnn::reference

@@ -1,0 +1,60 @@
+// Helpers shared by the cpu backend's op files.
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+
+dnnl::memory::dims dimsOf(const std::vector<uint32_t>& shape) {
+  return dnnl::memory::dims(shape.begin(), shape.end());
+}
+
+dnnl::memory::desc plainFloat32Desc(const dnnl::memory::dims& dims) {
+  dnnl::memory::dims strides(dims.size());
+  dnnl::memory::dim stride = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= dims[i];
+  }
+  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, strides);
+}
+
+}  // namespace webnn::cpu
+
+namespace webnn::cpu {
+
+dnnl::primitive_attr opAttributes() {
+  dnnl::primitive_attr attributes;
+  attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attributes;
+}
+
+std::string implementationOf(const dnnl::primitive_desc_base& descriptor) {
+  return descriptor.impl_info_str();
+}
+
+PackedConstant::PackedConstant(const dnnl::engine& engine, dnnl::memory::desc plain,
+                               dnnl::memory::desc packed,
+                               std::shared_ptr<backend::MemoryAccount> memory)
+    : engine_(engine),
+      plain_(std::move(plain)),
+      packed_(packed, engine),
+      account_(std::move(memory)),
+      charge_(account_->constants, packed.get_size()) {}
+
+void PackedConstant::pack(void* plainBytes) {
+  dnnl::memory source(plain_, engine_, plainBytes);
+  dnnl::stream stream(engine_);
+  dnnl::reorder(source, packed_).execute(stream, source, packed_);
+  stream.wait();
+}
+
+void executeWithScratchpad(const dnnl::primitive& primitive,
+                           const dnnl::primitive_desc_base& descriptor, dnnl::stream& stream,
+                           std::unordered_map<int, dnnl::memory> arguments) {
+  const dnnl::memory::desc scratchpadDesc = descriptor.scratchpad_desc();
+  if (scratchpadDesc.get_size() > 0) {
+    arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpadDesc, descriptor.get_engine()));
+  }
+  primitive.execute(stream, arguments);
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,163 @@
+// conv2d on oneDNN's convolution primitive: float32, any groups (depthwise included), strides,
+// dilations, asymmetric padding, nchw/nhwc inputs, every filter layout, an optional bias. The
+// weights are in the layout the primitive chose (format_tag::any): a constant filter is packed
+// when its bytes are in, a filter computed by the graph is reordered at every dispatch.
+#include <optional>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+// Strides (in elements) of the logical filter dimensions (o, i, h, w) in the filter's layout.
+struct FilterStrides {
+  memory::dim o, i, h, w;
+};
+
+FilterStrides filterStridesOf(const std::vector<uint32_t>& s, MLConv2dFilterOperandLayout layout) {
+  const memory::dim s1 = s[1], s2 = s[2], s3 = s[3];
+  switch (layout) {
+    case MLConv2dFilterOperandLayout::Oihw:  // [O, I, H, W]
+      return {s1 * s2 * s3, s2 * s3, s3, 1};
+    case MLConv2dFilterOperandLayout::Hwio:  // [H, W, I, O]
+      return {1, s3, s1 * s2 * s3, s2 * s3};
+    case MLConv2dFilterOperandLayout::Ohwi:  // [O, H, W, I]
+      return {s1 * s2 * s3, 1, s2 * s3, s3};
+    case MLConv2dFilterOperandLayout::Ihwo:  // [I, H, W, O]
+      return {1, s1 * s2 * s3, s2 * s3, s3};
+  }
+  return {};
+}
+
+class ConvolutionOp final : public CpuOp {
+ public:
+  ConvolutionOp(const OpCompileContext& context) : engine_(context.engine) {
+    const graph::Operation& operation = context.operation;
+    const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();
+    input_ = operation.inputs[0];
+    filter_ = operation.inputs[1];
+    output_ = operation.outputs[0];
+    bias_ = attributes.bias;
+
+    const auto& inputShape = context.descriptor(input_).shape;
+    const auto& filterShape = context.descriptor(filter_).shape;
+    const auto& outputShape = context.descriptor(output_).shape;
+    const bool nhwc = attributes.inputLayout == MLInputOperandLayout::Nhwc;
+    // Logical NCHW dims; the tag says where they are in memory.
+    auto nchwDims = [nhwc](const std::vector<uint32_t>& s) -> memory::dims {
+      return nhwc ? memory::dims{s[0], s[3], s[1], s[2]} : memory::dims{s[0], s[1], s[2], s[3]};
+    };
+    const memory::dims srcDims = nchwDims(inputShape);
+    const memory::dims dstDims = nchwDims(outputShape);
+    const Tag activationTag = nhwc ? Tag::nhwc : Tag::nchw;
+    const memory::desc srcDesc(srcDims, memory::data_type::f32, activationTag);
+    const memory::desc dstDesc(dstDims, memory::data_type::f32, activationTag);
+
+    // The filter: [O, I/groups, H, W] logically, grouped as [G, O/G, I/G, H, W].
+    const memory::dim groups = attributes.groups;
+    const memory::dim outputChannels = dstDims[1];
+    const memory::dim inputChannelsPerGroup = srcDims[1] / groups;
+    const FilterStrides strides = filterStridesOf(filterShape, attributes.filterLayout);
+    memory::dim kernelHeight = 0, kernelWidth = 0;
+    switch (attributes.filterLayout) {
+      case MLConv2dFilterOperandLayout::Oihw:
+        kernelHeight = filterShape[2], kernelWidth = filterShape[3];
+        break;
+      case MLConv2dFilterOperandLayout::Hwio:
+        kernelHeight = filterShape[0], kernelWidth = filterShape[1];
+        break;
+      case MLConv2dFilterOperandLayout::Ohwi:
+      case MLConv2dFilterOperandLayout::Ihwo:
+        kernelHeight = filterShape[1], kernelWidth = filterShape[2];
+        break;
+    }
+    memory::dims weightsDims;
+    memory::dims weightsStrides;
+    if (groups == 1) {
+      weightsDims = {outputChannels, inputChannelsPerGroup, kernelHeight, kernelWidth};
+      weightsStrides = {strides.o, strides.i, strides.h, strides.w};
+    } else {
+      const memory::dim perGroup = outputChannels / groups;
+      weightsDims = {groups, perGroup, inputChannelsPerGroup, kernelHeight, kernelWidth};
+      weightsStrides = {perGroup * strides.o, strides.o, strides.i, strides.h, strides.w};
+    }
+    plainWeightsDesc_ = memory::desc(weightsDims, memory::data_type::f32, weightsStrides);
+    const memory::desc anyWeightsDesc(weightsDims, memory::data_type::f32, Tag::any);
+
+    const memory::dims convolutionStrides{attributes.strides[0], attributes.strides[1]};
+    const memory::dims dilations{attributes.dilations[0] - 1, attributes.dilations[1] - 1};
+    const memory::dims paddingBegin{attributes.padding[0], attributes.padding[2]};
+    const memory::dims paddingEnd{attributes.padding[1], attributes.padding[3]};
+    const auto kind = dnnl::prop_kind::forward_inference;
+    const auto algorithm = dnnl::algorithm::convolution_direct;
+    std::optional<dnnl::convolution_forward::desc> desc;
+    if (bias_) {
+      const memory::desc biasDesc({outputChannels}, memory::data_type::f32, Tag::a);
+      desc.emplace(kind, algorithm, srcDesc, anyWeightsDesc, biasDesc, dstDesc, convolutionStrides,
+                   dilations, paddingBegin, paddingEnd);
+      biasDesc_ = biasDesc;
+    } else {
+      desc.emplace(kind, algorithm, srcDesc, anyWeightsDesc, dstDesc, convolutionStrides, dilations,
+                   paddingBegin, paddingEnd);
+    }
+    primitiveDesc_ = dnnl::convolution_forward::primitive_desc(*desc, opAttributes(), engine_);
+    primitive_ = dnnl::convolution_forward(primitiveDesc_);
+    srcDesc_ = srcDesc;
+    dstDesc_ = dstDesc;
+    if (context.isConstant(filter_)) {
+      packedWeights_.emplace(engine_, plainWeightsDesc_, primitiveDesc_.weights_desc(),
+                             context.memory);
+    }
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    if (packedWeights_) packedWeights_->pack(dataOf(tensors, filter_));
+  }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    memory weights;
+    if (packedWeights_) {
+      weights = packedWeights_->memory();
+    } else {  // a filter computed by the graph: reorder it for this dispatch
+      memory plain(plainWeightsDesc_, engine_, dataOf(tensors, filter_));
+      weights = memory(primitiveDesc_.weights_desc(), engine_);
+      dnnl::reorder(plain, weights).execute(stream, plain, weights);
+    }
+    std::unordered_map<int, memory> arguments{
+        {DNNL_ARG_SRC, memory(srcDesc_, engine_, dataOf(tensors, input_))},
+        {DNNL_ARG_WEIGHTS, weights},
+        {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
+    if (bias_)
+      arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc_, engine_, dataOf(tensors, *bias_)));
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
+  }
+
+  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+
+ private:
+  dnnl::engine engine_;
+  graph::OperandId input_ = 0, filter_ = 0, output_ = 0;
+  std::optional<graph::OperandId> bias_;
+  memory::desc srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
+  dnnl::convolution_forward::primitive_desc primitiveDesc_;
+  dnnl::convolution_forward primitive_;
+  std::optional<PackedConstant> packedWeights_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context) {
+  const graph::Operation& operation = context.operation;
+  for (graph::OperandId id : operation.inputs) {
+    const auto& descriptor = context.descriptor(id);
+    if (descriptor.dataType != MLOperandDataType::Float32) return nullptr;
+    if (descriptor.elementCount() == 0) return nullptr;
+  }
+  if (context.descriptor(operation.outputs[0]).elementCount() == 0) return nullptr;
+  return std::make_unique<ConvolutionOp>(context);
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,150 @@
+// matmul and gemm on oneDNN's matmul primitive, float32. matmul: batched, with the batch
+// dimensions broadcast (oneDNN broadcasts dimensions of size 1). gemm: transposes as strides,
+// alpha as an output scale, beta x C as a broadcast binary post-op. A constant B is kept in the
+// layout the primitive chose (format_tag::any), packed when its bytes are in.
+#include <optional>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+namespace {
+
+using dnnl::memory;
+
+memory::dims paddedToRank(const std::vector<uint32_t>& shape, size_t rank) {
+  memory::dims dims(rank - shape.size(), 1);
+  for (uint32_t d : shape) dims.push_back(d);
+  return dims;
+}
+
+// A row-major matrix [rows, columns] read transposed: the logical [columns, rows] view.
+memory::desc transposedFloat32Desc(memory::dim rows, memory::dim columns) {
+  return memory::desc({columns, rows}, memory::data_type::f32, memory::dims{1, columns});
+}
+
+struct MatmulOperands {
+  graph::OperandId a = 0, b = 0, output = 0;
+  std::optional<graph::OperandId> c;  // gemm's C (a binary post-op)
+};
+
+class MatmulOp final : public CpuOp {
+ public:
+  MatmulOp(const OpCompileContext& context, MatmulOperands operands, const memory::desc& aDesc,
+           const memory::desc& bDesc, const memory::desc& outputDesc,
+           const std::optional<memory::desc>& cDesc, const dnnl::primitive_attr& attributes)
+      : engine_(context.engine),
+        operands_(operands),
+        aDesc_(aDesc),
+        plainBDesc_(bDesc),
+        outputDesc_(outputDesc),
+        cDesc_(cDesc) {
+    const bool packB = context.isConstant(operands.b);
+    const memory::desc weightsDesc =
+        packB ? memory::desc(bDesc.dims(), memory::data_type::f32, memory::format_tag::any) : bDesc;
+    const dnnl::matmul::desc desc(aDesc, weightsDesc, outputDesc);
+    primitiveDesc_ = dnnl::matmul::primitive_desc(desc, attributes, engine_);
+    primitive_ = dnnl::matmul(primitiveDesc_);
+    if (packB) {
+      packedB_.emplace(engine_, plainBDesc_, primitiveDesc_.weights_desc(), context.memory);
+    }
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    if (packedB_) packedB_->pack(dataOf(tensors, operands_.b));
+  }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    std::unordered_map<int, memory> arguments{
+        {DNNL_ARG_SRC, memory(aDesc_, engine_, dataOf(tensors, operands_.a))},
+        {DNNL_ARG_WEIGHTS, packedB_ ? packedB_->memory()
+                                    : memory(plainBDesc_, engine_, dataOf(tensors, operands_.b))},
+        {DNNL_ARG_DST, memory(outputDesc_, engine_, dataOf(tensors, operands_.output))}};
+    if (cDesc_) {
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                        memory(*cDesc_, engine_, dataOf(tensors, *operands_.c)));
+    }
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
+  }
+
+  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+
+ private:
+  dnnl::engine engine_;
+  MatmulOperands operands_;
+  memory::desc aDesc_, plainBDesc_, outputDesc_;
+  std::optional<memory::desc> cDesc_;
+  dnnl::matmul::primitive_desc primitiveDesc_;
+  dnnl::matmul primitive_;
+  std::optional<PackedConstant> packedB_;
+};
+
+bool allFloat32AndNonEmpty(const OpCompileContext& context) {
+  const graph::Operation& operation = context.operation;
+  for (const auto& ids : {operation.inputs, operation.outputs}) {
+    for (graph::OperandId id : ids) {
+      const auto& descriptor = context.descriptor(id);
+      if (descriptor.dataType != MLOperandDataType::Float32) return false;
+      if (descriptor.elementCount() == 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
+  if (!allFloat32AndNonEmpty(context)) return nullptr;
+  const graph::Operation& operation = context.operation;
+  MatmulOperands operands{operation.inputs[0], operation.inputs[1], operation.outputs[0], {}};
+  const auto& outputShape = context.descriptor(operands.output).shape;
+  const size_t rank = outputShape.size();
+  if (rank < 2 || context.descriptor(operands.a).shape.size() < 2 ||
+      context.descriptor(operands.b).shape.size() < 2) {
+    return nullptr;
+  }
+  const memory::desc aDesc =
+      plainFloat32Desc(paddedToRank(context.descriptor(operands.a).shape, rank));
+  const memory::desc bDesc =
+      plainFloat32Desc(paddedToRank(context.descriptor(operands.b).shape, rank));
+  const memory::desc outputDesc = plainFloat32Desc(dimsOf(outputShape));
+  return std::make_unique<MatmulOp>(context, operands, aDesc, bDesc, outputDesc, std::nullopt,
+                                    opAttributes());
+}
+
+std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context) {
+  if (!allFloat32AndNonEmpty(context)) return nullptr;
+  const graph::Operation& operation = context.operation;
+  const auto& attributes = operation.attributesAs<graph::GemmAttributes>();
+  MatmulOperands operands{operation.inputs[0], operation.inputs[1], operation.outputs[0], {}};
+  const auto& aShape = context.descriptor(operands.a).shape;
+  const auto& bShape = context.descriptor(operands.b).shape;
+  const memory::desc aDesc = attributes.aTranspose ? transposedFloat32Desc(aShape[0], aShape[1])
+                                                   : plainFloat32Desc(dimsOf(aShape));
+  const memory::desc bDesc = attributes.bTranspose ? transposedFloat32Desc(bShape[0], bShape[1])
+                                                   : plainFloat32Desc(dimsOf(bShape));
+  const memory::desc outputDesc =
+      plainFloat32Desc(dimsOf(context.descriptor(operands.output).shape));
+
+  // alpha A B + beta C = beta (alpha / beta A B + C): the output scale, then C added, then scaled.
+  dnnl::primitive_attr attributesWithPostOps = opAttributes();
+  const bool addC = attributes.c && attributes.beta != 0.0;
+  float outputScale = static_cast<float>(attributes.alpha);
+  std::optional<memory::desc> cDesc;
+  if (addC) {
+    operands.c = attributes.c;
+    cDesc = plainFloat32Desc(paddedToRank(context.descriptor(*attributes.c).shape, 2));
+    outputScale = static_cast<float>(attributes.alpha / attributes.beta);
+    dnnl::post_ops postOps;
+    postOps.append_binary(dnnl::algorithm::binary_add, *cDesc);
+    if (attributes.beta != 1.0) {
+      postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear,
+                             static_cast<float>(attributes.beta), 0.0f);
+    }
+    attributesWithPostOps.set_post_ops(postOps);
+  }
+  if (outputScale != 1.0f) attributesWithPostOps.set_output_scales(0, {outputScale});
+  return std::make_unique<MatmulOp>(context, operands, aDesc, bDesc, outputDesc, cDesc,
+                                    attributesWithPostOps);
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,50 @@
+// softmax on oneDNN's softmax primitive, float32, any axis.
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+namespace {
+
+using dnnl::memory;
+
+class SoftmaxOp final : public CpuOp {
+ public:
+  explicit SoftmaxOp(const OpCompileContext& context)
+      : engine_(context.engine),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        desc_(plainFloat32Desc(dimsOf(context.descriptor(input_).shape))) {
+    const int axis =
+        static_cast<int>(context.operation.attributesAs<graph::SoftmaxAttributes>().axis);
+    const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, desc_, axis);
+    primitiveDesc_ = dnnl::softmax_forward::primitive_desc(desc, opAttributes(), engine_);
+    primitive_ = dnnl::softmax_forward(primitiveDesc_);
+  }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeWithScratchpad(primitive_, primitiveDesc_, stream,
+                          {{DNNL_ARG_SRC, memory(desc_, engine_, dataOf(tensors, input_))},
+                           {DNNL_ARG_DST, memory(desc_, engine_, dataOf(tensors, output_))}});
+  }
+
+  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+
+ private:
+  dnnl::engine engine_;
+  graph::OperandId input_, output_;
+  memory::desc desc_;
+  dnnl::softmax_forward::primitive_desc primitiveDesc_;
+  dnnl::softmax_forward primitive_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createSoftmaxOp(const OpCompileContext& context) {
+  const auto& input = context.descriptor(context.operation.inputs[0]);
+  if (input.dataType != MLOperandDataType::Float32 || input.elementCount() == 0 ||
+      input.shape.empty()) {
+    return nullptr;
+  }
+  return std::make_unique<SoftmaxOp>(context);
+}
+
+}  // namespace webnn::cpu
