@@ -9,11 +9,12 @@
 namespace webnn::backend {
 
 void registerBuiltinBackends(const RegisterFunction& add) {
-  // The reference backend: the oracle, and the default until a faster backend registers above it.
+  // The reference backend: the oracle; the default only in builds without a faster backend.
   add("reference", 0, [] { return reference::createReferenceBackend(); });
 #ifdef WEBNN_HAVE_CPU
-  // The cpu backend: oneDNN primitives, the reference kernels for what they do not run.
-  add("cpu", -1, [] { return cpu::createCpuBackend(); });
+  // The cpu backend, the default: oneDNN primitives, the reference kernels for what they do not
+  // run. Every suite (per-backend ops/API, conformance, real models) is green on it.
+  add("cpu", 10, [] { return cpu::createCpuBackend(); });
 #endif
 }
 
