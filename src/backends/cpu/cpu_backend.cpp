@@ -131,6 +131,12 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
 
   void constantsComplete() override { prepareConstants(); }
 
+  std::vector<std::string> implementations() const {
+    std::vector<std::string> names;
+    for (const auto& op : ops_) names.push_back(op->implementation());
+    return names;
+  }
+
   void dispatch(const backend::BoundTensors& inputs,
                 const backend::BoundTensors& outputs) override {
     ThreadCountScope threads(numThreads_);
@@ -218,6 +224,11 @@ class CpuBackend final : public backend::Backend {
 
 std::unique_ptr<backend::Backend> createCpuBackend() {
   return std::make_unique<CpuBackend>();
+}
+
+std::vector<std::string> operationImplementations(const backend::CompiledGraph& graph) {
+  const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
+  return compiled ? compiled->implementations() : std::vector<std::string>{};
 }
 
 }  // namespace webnn::cpu

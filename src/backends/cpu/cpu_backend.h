@@ -3,11 +3,18 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "backends/backend.h"
 
 namespace webnn::cpu {
 
 std::unique_ptr<backend::Backend> createCpuBackend();
+
+// Which implementation runs each operation of a graph this backend compiled, in operation order:
+// the oneDNN primitive's implementation name ("brg:avx512_core", ...), a loop of ours, or
+// "reference fallback". Empty for a graph of another backend.
+std::vector<std::string> operationImplementations(const backend::CompiledGraph& graph);
 
 }  // namespace webnn::cpu
