@@ -63,12 +63,14 @@ void destroyDuringDispatches(Destroy destroy) {
   MLTensor x = testing::inputTensor(model.context, descriptor);
   MLTensor y = testing::outputTensor(model.context, model.graph.outputDescriptors().at("y"));
   model.context.writeTensor(x, testing::bytesOf(filled(1.0f)));
-  std::atomic<bool> started{false};
-  std::atomic<int> completed{0}, refused{0}, other{0};
+  // The worker dispatches until one is refused (however fast a backend runs the graph); the main
+  // thread destroys once dispatches are under way.
+  constexpr int kMaxRounds = 1'000'000;
+  std::atomic<int> rounds{0}, completed{0}, refused{0}, other{0};
   std::thread worker([&] {
-    for (int round = 0; round < 20; ++round) {
+    while (rounds < kMaxRounds && refused == 0 && other == 0) {
+      ++rounds;
       try {
-        started = true;
         model.context.dispatch(model.graph, {{"x", x}}, {{"y", y}});
         ++completed;
       } catch (const Error& error) {
@@ -76,12 +78,11 @@ void destroyDuringDispatches(Destroy destroy) {
       }
     }
   });
-  while (!started) std::this_thread::yield();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (completed == 0 && rounds < kMaxRounds) std::this_thread::yield();
   destroy(model, x, y);
   worker.join();
   EXPECT_EQ(other.load(), 0);
-  EXPECT_EQ(completed + refused, 20);
+  EXPECT_EQ(completed + refused, rounds);
   EXPECT_GT(refused.load(), 0) << "every dispatch ran before the destroy; nothing was tested";
 }
 
