@@ -1,6 +1,7 @@
 // The cpu backend runs its hot ops on oneDNN primitives and the rest on the reference kernels
 // (what each operation got is what operationImplementations reports). Results are checked
 // against the reference by the per-backend suite; this checks that oneDNN is actually chosen.
+#include "webnn/config.h"
 #ifdef WEBNN_HAVE_CPU
 
 #include <gtest/gtest.h>

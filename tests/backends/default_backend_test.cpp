@@ -2,6 +2,7 @@
 // where oneDNN was found, the reference backend otherwise; the reference stays selectable.
 #include <gtest/gtest.h>
 
+#include "webnn/config.h"
 #include "webnn/context.h"
 
 namespace webnn {
