@@ -103,7 +103,7 @@ class ClampOp final : public CpuOp {
     const float* input = tensors[input_].as<float>();
     float* output = tensors[output_].as<float>();
     const float minimum = minimum_, maximum = maximum_;
-#pragma omp parallel for simd schedule(static) if (count_ > (int64_t{1} << 16))
+#pragma omp parallel for schedule(static) if (count_ > (int64_t{1} << 16))
     for (int64_t i = 0; i < count_; ++i) {
       const float x = input[i];
       output[i] = x < minimum ? minimum : (x > maximum ? maximum : x);
