@@ -48,6 +48,16 @@ struct LoadOptions {
   uint64_t maxTotalBytes = UINT64_MAX;
 };
 
+// Extension: what one executable step of a graph cost over its dispatches (MLGraph::profile). A
+// backend that fuses operations runs them as one step ("conv2d+add+relu").
+struct MLOperationProfile {
+  std::string type;            // the spec names of the step's operations, joined by '+'
+  std::string label;           // the first operation's label ("" when none)
+  std::string implementation;  // what ran it: a oneDNN primitive, a kernel, "reference fallback"
+  uint64_t runs = 0;
+  double totalMilliseconds = 0;
+};
+
 class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
@@ -67,6 +77,9 @@ class WEBNN_EXPORT MLGraph {
   // Names and descriptors of the graph's inputs and outputs.
   std::map<std::string, MLOperandDescriptor> inputDescriptors() const;
   std::map<std::string, MLOperandDescriptor> outputDescriptors() const;
+  // Per-step timings of every dispatch so far, in execution order, when the graph's context was
+  // created with MLContextOptions::profiling; empty otherwise.
+  std::vector<MLOperationProfile> profile() const;
   // Releases the graph's memory; later use throws InvalidStateError.
   void destroy();
 

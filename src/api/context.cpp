@@ -28,7 +28,7 @@ std::shared_ptr<backend::BackendTensor> TensorState::acquire(std::string_view me
 
 MLContext createContext(const MLContextOptions& options) {
   auto state = std::make_shared<detail::ContextState>();
-  state->backend = backend::createBackend(options.backend, {.numThreads = options.numThreads});
+  state->backend = backend::createBackend(options.backend, {.numThreads = options.numThreads, .profiling = options.profiling});
   state->limits =
       graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));

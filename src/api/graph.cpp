@@ -126,6 +126,22 @@ std::map<std::string, MLOperandDescriptor> MLGraph::outputDescriptors() const {
   return result;
 }
 
+std::vector<MLOperationProfile> MLGraph::profile() const {
+  auto& state = graphOf(state_, "profile");
+  std::shared_ptr<backend::CompiledGraph> compiled;
+  {
+    std::lock_guard lock(state.mutex);
+    compiled = state.compiled;
+  }
+  std::vector<MLOperationProfile> result;
+  if (!compiled) return result;
+  for (auto& step : compiled->profile()) {
+    result.push_back({std::move(step.type), std::move(step.label), std::move(step.implementation),
+                      step.runs, step.totalMilliseconds});
+  }
+  return result;
+}
+
 void MLGraph::destroy() {
   if (!state_) return;
   std::lock_guard lock(state_->mutex);

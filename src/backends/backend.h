@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "backends/memory_account.h"
+#include "backends/op_profiler.h"
 #include "graph/ir.h"
 #include "webnn/op_support_limits.h"
 #include "webnn/tensor.h"
@@ -116,11 +117,15 @@ class CompiledGraph {
   // Runs the graph on tensors this backend created. Inputs and outputs are validated by the caller
   // (names, descriptors, no tensor bound twice).
   virtual void dispatch(const BoundTensors& inputs, const BoundTensors& outputs) = 0;
+  // Per-step totals of every dispatch so far, when the context profiles (BackendOptions::
+  // profiling); empty otherwise.
+  virtual std::vector<OperationProfile> profile() const { return {}; }
 };
 
 // What a context asks of its backend (MLContextOptions extensions a backend may use).
 struct BackendOptions {
   uint32_t numThreads = 0;  // threads a backend may compute with (0: all cores)
+  bool profiling = false;   // time every step of every dispatch (CompiledGraph::profile)
 };
 
 class Backend {

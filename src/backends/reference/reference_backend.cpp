@@ -22,7 +22,7 @@ namespace {
 class ReferenceCompiledGraph final : public backend::CompiledGraph {
  public:
   ReferenceCompiledGraph(std::shared_ptr<const graph::GraphIR> ir,
-                         std::shared_ptr<backend::MemoryAccount> memory)
+                         std::shared_ptr<backend::MemoryAccount> memory, bool profiling)
       : ir_(std::move(ir)), memory_(std::move(memory)) {
     const KernelTable& table = referenceKernels();
     std::set<std::string_view> missing;
@@ -36,6 +36,14 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
       for (const auto& name : missing) names += (names.empty() ? "" : ", ") + std::string(name);
       throw Error(Error::Kind::NotSupportedError,
                   "the reference backend has no kernel for: " + names);
+    }
+    if (profiling) {
+      std::vector<backend::OperationProfile> steps;
+      for (const auto& operation : ir_->operations) {
+        steps.push_back(
+            {std::string(graph::specName(operation.type)), operation.label, "reference kernel"});
+      }
+      profiler_ = backend::OpProfiler(std::move(steps));
     }
     const auto lifetimes = graph::intermediateLifetimes(*ir_);
     plan_ = graph::planArena(lifetimes, ir_->operands.size());
@@ -94,9 +102,13 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
         const uint64_t bytes = operands[output]->descriptor.byteLength();
         if (bytes > 0) std::memset(tensors[output].data, 0, bytes);
       }
+      const auto started = backend::OpProfiler::Clock::now();
       (*kernels_[i])(KernelContext(operation, tensors));
+      if (profiler_.enabled()) profiler_.record(i, started);
     }
   }
+
+  std::vector<backend::OperationProfile> profile() const override { return profiler_.snapshot(); }
 
  private:
   std::shared_ptr<const graph::GraphIR> ir_;
@@ -105,18 +117,23 @@ class ReferenceCompiledGraph final : public backend::CompiledGraph {
   graph::ArenaPlan plan_;
   std::vector<std::unique_ptr<ReferenceConstantSlot>> slots_;
   backend::GaugeCharge constantCharge_;
+  backend::OpProfiler profiler_;
 };
 
 class ReferenceBackend final : public backend::Backend {
  public:
   std::string_view name() const override { return "reference"; }
 
+  void configure(const backend::BackendOptions& options) override {
+    profiling_ = options.profiling;
+  }
+
   MLOpSupportLimits opSupportLimits() const override { return referenceOpSupportLimits(name()); }
 
   std::unique_ptr<backend::CompiledGraph> compile(
       std::shared_ptr<const graph::GraphIR> ir,
       std::shared_ptr<backend::MemoryAccount> memory) override {
-    return std::make_unique<ReferenceCompiledGraph>(std::move(ir), std::move(memory));
+    return std::make_unique<ReferenceCompiledGraph>(std::move(ir), std::move(memory), profiling_);
   }
 
   std::unique_ptr<backend::BackendTensor> createTensor(
@@ -124,6 +141,9 @@ class ReferenceBackend final : public backend::Backend {
       std::shared_ptr<backend::MemoryAccount> memory) override {
     return std::make_unique<backend::HostTensor>(descriptor, std::move(memory));
   }
+
+ private:
+  bool profiling_ = false;
 };
 
 }  // namespace
