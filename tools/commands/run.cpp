@@ -38,6 +38,7 @@ struct RunOptions {
   std::string saveInputs;
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
   bool json = false;
+  bool profile = false;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -155,6 +156,42 @@ webnn::tools::NpyArray randomArray(const webnn::MLOperandDescriptor& d, std::mt1
 }
 
 #ifdef WEBNN_HAVE_ONNX
+// The per-step profile of the steady-state dispatches (all but the first; the first when it is
+// the only one), summed per (operation types, implementation), most expensive first.
+void printProfile(const std::vector<webnn::MLOperationProfile>& afterFirst,
+                  const std::vector<webnn::MLOperationProfile>& atEnd, uint32_t iterations) {
+  struct Row {
+    std::string type, implementation;
+    size_t steps = 0;
+    double ms = 0;
+  };
+  std::vector<Row> rows;
+  std::map<std::pair<std::string, std::string>, size_t> rowOf;
+  const bool steadyOnly = iterations > 0 && afterFirst.size() == atEnd.size();
+  const double dispatches = steadyOnly ? iterations : 1.0;
+  double total = 0;
+  for (size_t i = 0; i < atEnd.size(); ++i) {
+    const auto& step = atEnd[i];
+    const double ms =
+        (step.totalMilliseconds - (steadyOnly ? afterFirst[i].totalMilliseconds : 0.0)) /
+        dispatches;
+    auto key = std::make_pair(step.type, step.implementation);
+    auto [it, inserted] = rowOf.emplace(key, rows.size());
+    if (inserted) rows.push_back({step.type, step.implementation});
+    rows[it->second].steps += 1;
+    rows[it->second].ms += ms;
+    total += ms;
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.ms > b.ms; });
+  std::printf("profile (%s, ms per dispatch, %zu steps, %.2f ms in steps):\n",
+              steadyOnly ? "steady-state dispatches" : "first dispatch", atEnd.size(), total);
+  std::printf("  %-36s %5s %10s %7s  %s\n", "op", "count", "ms", "share", "implementation");
+  for (const Row& row : rows) {
+    std::printf("  %-36s %5zu %10.3f %6.1f%%  %s\n", row.type.c_str(), row.steps, row.ms,
+                total > 0 ? 100.0 * row.ms / total : 0.0, row.implementation.c_str());
+  }
+}
+
 int run(const RunOptions& o) {
   using namespace webnn;
   const bool terminal = isatty(STDERR_FILENO);
@@ -181,6 +218,7 @@ int run(const RunOptions& o) {
   MLContextOptions contextOptions;
   contextOptions.backend = o.backend;
   contextOptions.numThreads = o.threads;
+  contextOptions.profiling = o.profile;
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
 
@@ -236,6 +274,7 @@ int run(const RunOptions& o) {
   start = Clock::now();
   context.dispatch(graph, inputs, outputs);
   const double firstMs = msSince(start);
+  const std::vector<MLOperationProfile> afterFirst = graph.profile();
   std::vector<double> steady;
   for (uint32_t i = 0; i < o.iterations; ++i) {
     start = Clock::now();
@@ -275,6 +314,7 @@ int run(const RunOptions& o) {
     std::printf(", median of %zu dispatches %.1f ms", steady.size(), steady[steady.size() / 2]);
   }
   std::printf("\n");
+  if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
   const uint64_t peak = peakRssBytes();
   std::printf("memory: peak RSS (VmHWM) %.1f MiB; model weights %.1f MiB", mib(peak),
               mib(model.weightBytes));
@@ -326,6 +366,9 @@ WEBNN_COMMAND("run", registerRunCommand,
                  "Memory for values folded at import, all together (default 256 MiB)");
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
+  app.add_flag("--profile", o->profile,
+               "Time every step of every dispatch; print a per-op table (type, count, ms, share, "
+               "implementation)");
   app.add_flag("--json", o->json, "Also print the figures as one JSON line ('run-json: {...}')");
   app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
   return [o] {
