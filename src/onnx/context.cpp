@@ -81,6 +81,18 @@ MLOperand Context::input(size_t i) {
 MLOperand Context::operand(const std::string& name) {
   Value& v = value(name);
   if (v.operand) return *v.operand;
+  // A weight of one element (the 3 and 6 of an exported hardSwish, an epsilon, a scale) is read at
+  // import and becomes a classic constant: such values carry the graph's meaning, which backends
+  // fold and fuse at build; streaming after build() is for the tensors that make a model big.
+  if (v.weight && v.weight->byteLength <= 8 && checked::elementCount(v.shape) == uint64_t{1}) {
+    reserveKnown(v.shape, "tensor " + quoteName(name));
+    std::vector<std::byte> bytes(v.weight->byteLength);
+    source.read(*v.weight, 0, bytes);
+    v.known = decodeRaw(v.onnxType, v.shape, bytes, "tensor " + quoteName(name));
+    v.weight = nullptr;
+    v.operand = constant(*v.known);
+    return *v.operand;
+  }
   if (v.weight) {
     const auto type = webnnType(v.onnxType);
     if (!type) {
