@@ -24,11 +24,15 @@ struct MLContextOptions {
   std::string backend{};
   // Extension: how many threads a backend that computes in parallel may use (0: all cores).
   uint32_t numThreads = 0;
+  // Extension: time every operation of every dispatch (MLGraph::profile; `webnn run --profile`).
+  bool profiling = false;
 };
 
-// Where the context's memory goes (bytes). Constants: final storage of every constant of live graphs
-// (classic and hollow). Activations: intermediate buffers of running dispatches. Staging: transient
-// buffers used on the way from a source to final storage (bounded chunks, never whole models).
+// Where the context's memory goes (bytes). Constants: final storage of every constant of live
+// graphs (classic and hollow). Activations: intermediate buffers of dispatches (a backend may keep
+// an arena per concurrent dispatch for the next one; those count until the graph is destroyed).
+// Staging: transient buffers used on the way from a source to final storage (bounded chunks,
+// never whole models).
 struct MLMemoryStats {
   uint64_t constantBytes = 0;
   uint64_t constantBytesPeak = 0;

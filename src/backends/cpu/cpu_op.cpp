@@ -49,12 +49,19 @@ void PackedConstant::pack(void* plainBytes) {
 
 void executeWithScratchpad(const dnnl::primitive& primitive,
                            const dnnl::primitive_desc_base& descriptor, dnnl::stream& stream,
-                           std::unordered_map<int, dnnl::memory> arguments) {
+                           std::unordered_map<int, dnnl::memory> arguments, std::byte* scratchpad) {
   const dnnl::memory::desc scratchpadDesc = descriptor.scratchpad_desc();
   if (scratchpadDesc.get_size() > 0) {
-    arguments.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpadDesc, descriptor.get_engine()));
+    arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                      scratchpad ? dnnl::memory(scratchpadDesc, descriptor.get_engine(), scratchpad)
+                                 : dnnl::memory(scratchpadDesc, descriptor.get_engine()));
   }
   primitive.execute(stream, arguments);
+}
+
+uint64_t scratchpadBytes(const dnnl::primitive_desc_base& descriptor) {
+  const uint64_t bytes = descriptor.scratchpad_desc().get_size();
+  return (bytes + 63) / 64 * 64;
 }
 
 }  // namespace webnn::cpu

@@ -1,10 +1,14 @@
-// One compiled operation of the cpu backend: a oneDNN primitive (ops/*.cpp) or the reference
-// kernel (ops/reference_fallback.cpp). Activations are plain row-major everywhere, in the layout
-// of their descriptors, so any op can read what any other op wrote.
+// One compiled step of the cpu backend: an operation (with the operations fused into it as
+// post-ops) on a oneDNN primitive or a kernel of ours (ops/*.cpp), or the reference kernel
+// (ops/reference_fallback.cpp). An activation is either plain row-major (its descriptor's layout,
+// what every op reads) or in a blocked layout a primitive chose (OpCompileContext::layoutOf);
+// the compiler hands an op a blocked input only when the op said it reads that layout, and
+// reorders it to plain for every other consumer.
 #pragma once
 
 #include <dnnl.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,9 +32,37 @@ class CpuOp {
   // Whether the op needs its outputs zeroed before execute() (the reference kernels do).
   virtual bool needsZeroedOutputs() const { return false; }
   virtual void execute(dnnl::stream& stream, const DispatchTensors& tensors) = 0;
+  // Scratch memory the op needs per dispatch (an input reordered to the layout its primitive
+  // wants, oneDNN's scratchpad): planned in the dispatch's arena, passed to executeInWorkspace.
+  virtual uint64_t workspaceBytes() const { return 0; }
+  virtual void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                                  std::byte* workspace) {
+    (void)workspace;
+    execute(stream, tensors);
+  }
+  // The layout the op writes its output in, when not the descriptor's plain layout.
+  virtual std::optional<dnnl::memory::desc> outputLayout() const { return std::nullopt; }
   // Which implementation runs the op: the oneDNN primitive's implementation name, or
   // "reference fallback".
   virtual std::string implementation() const = 0;
+};
+
+// Operations fused into a step after its main operation (conv2d, matmul, gemm) as oneDNN
+// post-ops: element-wise activations, binary ops with another operand (a bias, a residual), and
+// batchNormalization (folded into a per-channel multiply-add when its constants are in).
+struct FusedPostOp {
+  enum class Kind { Eltwise, Binary, BatchNormalization } kind = Kind::Eltwise;
+  dnnl::algorithm algorithm = dnnl::algorithm::undef;
+  float alpha = 0, beta = 0;   // eltwise parameters; batchNormalization: alpha is epsilon
+  graph::OperandId other = 0;  // binary: the other operand; batchNormalization: the mean
+  // batchNormalization: the variance, and the scale and bias when given.
+  graph::OperandId variance = 0;
+  std::optional<graph::OperandId> scale{}, bias{};
+};
+struct FusionChain {
+  std::vector<size_t> operations;  // indices of the fused operations, in order
+  std::vector<FusedPostOp> postOps;
+  graph::OperandId output = 0;  // what the step writes: the last fused operation's output
 };
 
 struct OpCompileContext {
@@ -38,6 +70,15 @@ struct OpCompileContext {
   const graph::Operation& operation;
   const dnnl::engine& engine;
   std::shared_ptr<backend::MemoryAccount> memory;  // charge constants an op packs to `constants`
+  // The blocked layout of each operand that is not plain (indexed by operand id; empty: plain).
+  const std::vector<std::optional<dnnl::memory::desc>>* layouts = nullptr;
+  // Post-ops to fuse (null: none; an op that cannot take them returns null from its creator
+  // when called with them, and the compiler compiles the operations one by one).
+  const FusionChain* fusion = nullptr;
+  // The output must be plain (a graph output, or every consumer reads plain).
+  bool plainOutput = true;
+  // Every input is handed over plain (the compiler reorders blocked ones): layoutOf says null.
+  bool inputsPlain = false;
 
   // Whether `id` is a constant (classic or hollow): its bytes do not change between dispatches.
   bool isConstant(graph::OperandId id) const {
@@ -45,7 +86,55 @@ struct OpCompileContext {
     return kind == graph::OperandKind::Constant || kind == graph::OperandKind::HollowConstant;
   }
   const MLOperandDescriptor& descriptor(graph::OperandId id) const { return ir.descriptor(id); }
+  // The layout of `id` when blocked, else null (plain).
+  const dnnl::memory::desc* layoutOf(graph::OperandId id) const {
+    if (inputsPlain || !layouts || id >= layouts->size() || !(*layouts)[id]) return nullptr;
+    return &*(*layouts)[id];
+  }
+  // The operand the step writes: the operation's output, or the fused chain's last output.
+  graph::OperandId stepOutput() const { return fusion ? fusion->output : operation.outputs.at(0); }
 };
+
+// The oneDNN post-ops of a fusion chain, and the arguments its binary post-ops read at execute.
+struct PostOpArguments {
+  dnnl::post_ops postOps;
+  // The binary post-ops' second sources: an operand of the graph, or (foldedIndex >= 0) the
+  // folded factors of a batchNormalization, in `folded`.
+  struct BinaryInput {
+    graph::OperandId operand = 0;
+    int foldedIndex = -1;  // index in `folded` (multiplier 2i, shift 2i + 1) when >= 0
+    dnnl::memory::desc desc;
+    int position = 0;  // the post-op index
+  };
+  std::vector<BinaryInput> binaryInputs;
+  // batchNormalization as x * multiplier + shift, per channel: multiplier = scale / sqrt(variance
+  // + epsilon), shift = bias - mean * multiplier; computed by prepare() when the constants are in.
+  struct FoldedBatchNormalization {
+    FusedPostOp postOp;
+    std::vector<float> multiplier, shift;
+  };
+  std::vector<FoldedBatchNormalization> folded;
+  // Folds every batchNormalization from the constants' bytes (the op's prepareConstants).
+  void prepare(const DispatchTensors& tensors);
+};
+// `outputDims`: the logical dims of the main op's destination (binary operands broadcast to
+// them). Returns nullopt when an operand cannot be a post-op input (rank, broadcasting).
+// `base`: post-ops of the op's own that come first (gemm's C).
+std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
+                                                 const dnnl::memory::dims& outputDims,
+                                                 dnnl::post_ops base = {});
+void addPostOpArguments(const PostOpArguments& postOps, const dnnl::engine& engine,
+                        const DispatchTensors& tensors,
+                        std::unordered_map<int, dnnl::memory>& arguments);
+
+// The oneDNN eltwise algorithm of a unary operation (float32), if it has one. `fused`: also the
+// ones only fine as post-ops (clamp as clip_v2, which does not propagate NaN).
+struct EltwiseFunction {
+  dnnl::algorithm kind;
+  float alpha = 0.0f;
+  float beta = 0.0f;
+};
+std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operation, bool fused);
 
 // Each returns null when oneDNN cannot run this operation (types, attributes); the compiler then
 // falls back to the reference kernel.
@@ -91,9 +180,13 @@ class PackedConstant {
   backend::GaugeCharge charge_;
 };
 
-// Executes `primitive` with `arguments` plus a scratchpad of `descriptor`'s size.
+// Executes `primitive` with `arguments` plus a scratchpad of `descriptor`'s size (in `scratchpad`
+// when given: a workspace of at least that size; allocated otherwise).
 void executeWithScratchpad(const dnnl::primitive& primitive,
                            const dnnl::primitive_desc_base& descriptor, dnnl::stream& stream,
-                           std::unordered_map<int, dnnl::memory> arguments);
+                           std::unordered_map<int, dnnl::memory> arguments,
+                           std::byte* scratchpad = nullptr);
+// Bytes of `descriptor`'s scratchpad, rounded up to keep what follows it in a workspace aligned.
+uint64_t scratchpadBytes(const dnnl::primitive_desc_base& descriptor);
 
 }  // namespace webnn::cpu

@@ -1,5 +1,7 @@
 // conv2d on oneDNN's convolution primitive: float32, any groups (depthwise included), strides,
-// dilations, asymmetric padding, nchw/nhwc inputs, every filter layout, an optional bias. The
+// dilations, asymmetric padding, nchw/nhwc inputs, every filter layout, an optional bias, fused
+// post-ops (activations, a residual add). nchw activations in the blocked layouts the primitive
+// picks (nChw16c on AVX-512), propagated to the consumers that read them. The
 // weights are in the layout the primitive chose (format_tag::any): a constant filter is packed
 // when its bytes are in, a filter computed by the graph is reordered at every dispatch.
 #include <optional>
@@ -39,12 +41,12 @@ class ConvolutionOp final : public CpuOp {
     const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();
     input_ = operation.inputs[0];
     filter_ = operation.inputs[1];
-    output_ = operation.outputs[0];
+    output_ = context.stepOutput();
     bias_ = attributes.bias;
 
     const auto& inputShape = context.descriptor(input_).shape;
     const auto& filterShape = context.descriptor(filter_).shape;
-    const auto& outputShape = context.descriptor(output_).shape;
+    const auto& outputShape = context.descriptor(operation.outputs[0]).shape;
     const bool nhwc = attributes.inputLayout == MLInputOperandLayout::Nhwc;
     // Logical NCHW dims; the tag says where they are in memory.
     auto nchwDims = [nhwc](const std::vector<uint32_t>& s) -> memory::dims {
@@ -53,8 +55,16 @@ class ConvolutionOp final : public CpuOp {
     const memory::dims srcDims = nchwDims(inputShape);
     const memory::dims dstDims = nchwDims(outputShape);
     const Tag activationTag = nhwc ? Tag::nhwc : Tag::nchw;
-    const memory::desc srcDesc(srcDims, memory::data_type::f32, activationTag);
-    const memory::desc dstDesc(dstDims, memory::data_type::f32, activationTag);
+    // The input as it is (plain, or the blocked layout its producer wrote); the primitive picks
+    // its own source layout (format_tag::any) and an input in another layout is reordered into
+    // the workspace at execute. The output: plain, or the layout the primitive picks.
+    const memory::desc* inputLayout = context.layoutOf(input_);
+    inputDesc_ =
+        inputLayout ? *inputLayout : memory::desc(srcDims, memory::data_type::f32, activationTag);
+    const memory::desc srcDesc =
+        nhwc ? inputDesc_ : memory::desc(srcDims, memory::data_type::f32, Tag::any);
+    const memory::desc dstDesc(dstDims, memory::data_type::f32,
+                               context.plainOutput || nhwc ? activationTag : Tag::any);
 
     // The filter: [O, I/groups, H, W] logically, grouped as [G, O/G, I/G, H, W].
     const memory::dim groups = attributes.groups;
@@ -103,10 +113,25 @@ class ConvolutionOp final : public CpuOp {
       desc.emplace(kind, algorithm, srcDesc, anyWeightsDesc, dstDesc, convolutionStrides, dilations,
                    paddingBegin, paddingEnd);
     }
-    primitiveDesc_ = dnnl::convolution_forward::primitive_desc(*desc, opAttributes(), engine_);
+    dnnl::primitive_attr attributesWithPostOps = opAttributes();
+    if (context.fusion) {
+      if (nhwc) throw dnnl::error(dnnl_unimplemented, "post-ops on an nhwc convolution");
+      auto postOps = postOpArgumentsOf(context, dstDims);
+      if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+      postOps_ = std::move(*postOps);
+      attributesWithPostOps.set_post_ops(postOps_.postOps);
+    }
+    primitiveDesc_ =
+        dnnl::convolution_forward::primitive_desc(*desc, attributesWithPostOps, engine_);
     primitive_ = dnnl::convolution_forward(primitiveDesc_);
-    srcDesc_ = srcDesc;
-    dstDesc_ = dstDesc;
+    srcDesc_ = primitiveDesc_.src_desc();
+    dstDesc_ = primitiveDesc_.dst_desc();
+    blockedOutput_ = !context.plainOutput && !nhwc;
+    if (srcDesc_ != inputDesc_) {
+      inputReorder_ =
+          dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
+      reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
+    }
     if (context.isConstant(filter_)) {
       packedWeights_.emplace(engine_, plainWeightsDesc_, primitiveDesc_.weights_desc(),
                              context.memory);
@@ -115,9 +140,29 @@ class ConvolutionOp final : public CpuOp {
 
   void prepareConstants(const DispatchTensors& tensors) override {
     if (packedWeights_) packedWeights_->pack(dataOf(tensors, filter_));
+    postOps_.prepare(tensors);
+  }
+
+  uint64_t workspaceBytes() const override {
+    return reorderBytes_ + scratchpadBytes(primitiveDesc_);
+  }
+  std::optional<memory::desc> outputLayout() const override {
+    return blockedOutput_ ? std::optional(dstDesc_) : std::nullopt;
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
+    memory source(inputDesc_, engine_, dataOf(tensors, input_));
+    if (inputReorder_) {
+      memory reordered =
+          workspace ? memory(srcDesc_, engine_, workspace) : memory(srcDesc_, engine_);
+      inputReorder_->execute(stream, source, reordered);
+      source = reordered;
+    }
     memory weights;
     if (packedWeights_) {
       weights = packedWeights_->memory();
@@ -127,12 +172,14 @@ class ConvolutionOp final : public CpuOp {
       dnnl::reorder(plain, weights).execute(stream, plain, weights);
     }
     std::unordered_map<int, memory> arguments{
-        {DNNL_ARG_SRC, memory(srcDesc_, engine_, dataOf(tensors, input_))},
+        {DNNL_ARG_SRC, source},
         {DNNL_ARG_WEIGHTS, weights},
         {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
     if (bias_)
       arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc_, engine_, dataOf(tensors, *bias_)));
-    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
+    addPostOpArguments(postOps_, engine_, tensors, arguments);
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments),
+                          workspace ? workspace + reorderBytes_ : nullptr);
   }
 
   std::string implementation() const override { return implementationOf(primitiveDesc_); }
@@ -141,7 +188,11 @@ class ConvolutionOp final : public CpuOp {
   dnnl::engine engine_;
   graph::OperandId input_ = 0, filter_ = 0, output_ = 0;
   std::optional<graph::OperandId> bias_;
-  memory::desc srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
+  memory::desc inputDesc_, srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
+  std::optional<dnnl::reorder> inputReorder_;
+  uint64_t reorderBytes_ = 0;
+  bool blockedOutput_ = false;
+  PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   dnnl::convolution_forward primitive_;
   std::optional<PackedConstant> packedWeights_;
@@ -157,6 +208,11 @@ std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context) {
     if (descriptor.elementCount() == 0) return nullptr;
   }
   if (context.descriptor(operation.outputs[0]).elementCount() == 0) return nullptr;
+  const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();
+  if (context.layoutOf(operation.inputs[0]) &&
+      attributes.inputLayout == MLInputOperandLayout::Nhwc) {
+    return nullptr;
+  }
   return std::make_unique<ConvolutionOp>(context);
 }
 

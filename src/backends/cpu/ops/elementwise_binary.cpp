@@ -50,8 +50,13 @@ class BinaryOp final : public CpuOp {
         output_(context.operation.outputs[0]) {
     const auto& outputShape = context.descriptor(output_).shape;
     const size_t rank = std::max<size_t>(outputShape.size(), 1);
-    outputDesc_ = plainFloat32Desc(broadcastDims(outputShape, rank));
-    secondDesc_ = plainFloat32Desc(broadcastDims(context.descriptor(second).shape, rank));
+    const memory::desc* firstLayout = context.layoutOf(first);
+    const memory::desc* secondLayout = context.layoutOf(second);
+    outputDesc_ = firstLayout ? *firstLayout : plainFloat32Desc(broadcastDims(outputShape, rank));
+    secondDesc_ = secondLayout
+                      ? *secondLayout
+                      : plainFloat32Desc(broadcastDims(context.descriptor(second).shape, rank));
+    blocked_ = firstLayout != nullptr;
     const dnnl::binary::desc desc(kind, outputDesc_, secondDesc_, outputDesc_);
     primitiveDesc_ = dnnl::binary::primitive_desc(desc, opAttributes(), engine_);
     primitive_ = dnnl::binary(primitiveDesc_);
@@ -65,11 +70,15 @@ class BinaryOp final : public CpuOp {
   }
 
   std::string implementation() const override { return implementationOf(primitiveDesc_); }
+  std::optional<memory::desc> outputLayout() const override {
+    return blocked_ ? std::optional(outputDesc_) : std::nullopt;
+  }
 
  private:
   dnnl::engine engine_;
   graph::OperandId first_, second_, output_;
   memory::desc outputDesc_, secondDesc_;
+  bool blocked_ = false;
   dnnl::binary::primitive_desc primitiveDesc_;
   dnnl::binary primitive_;
 };
@@ -90,7 +99,15 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
     if (!function->commutative || context.descriptor(b).shape != output.shape) return nullptr;
     std::swap(a, b);
   }
-  return std::make_unique<BinaryOp>(context, function->kind, a, b);
+  // A blocked first operand gives a blocked output; the second may be blocked only alike (same
+  // shape, same layout). oneDNN's reference binary for mixed layouts is slow: plain then.
+  const memory::desc* firstLayout = context.layoutOf(a);
+  const memory::desc* secondLayout = context.layoutOf(b);
+  if (firstLayout && context.plainOutput) return nullptr;
+  if (secondLayout && (!firstLayout || *secondLayout != *firstLayout)) return nullptr;
+  auto op = std::make_unique<BinaryOp>(context, function->kind, a, b);
+  if (firstLayout && op->implementation().rfind("ref", 0) == 0) return nullptr;
+  return op;
 }
 
 }  // namespace webnn::cpu

@@ -1,7 +1,7 @@
-// Element-wise activations and unary math on oneDNN's eltwise primitive, float32: the tensor is
-// contiguous, so it runs as one flat dimension whatever its shape. clamp is a loop of ours
-// (oneDNN's clip returns a bound for NaN; the spec propagates it); log stays on the reference
-// kernel (oneDNN's is ~1e-6 off: log(1) = -1.4e-6).
+// Element-wise activations and unary math on oneDNN's eltwise primitive, float32: a plain tensor
+// runs as one flat dimension whatever its shape, a blocked one in its layout (output alike). clamp
+// is a loop of ours (oneDNN's clip returns a bound for NaN; the spec propagates it); log stays on
+// the reference kernel (oneDNN's is ~1e-6 off: log(1) = -1.4e-6).
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
@@ -12,50 +12,61 @@ namespace {
 using dnnl::algorithm;
 using dnnl::memory;
 
-struct EltwiseFunction {
-  algorithm kind;
-  float alpha = 0.0f;
-  float beta = 0.0f;
-};
+}  // namespace
 
-std::optional<EltwiseFunction> eltwiseFunctionOf(const graph::Operation& operation) {
+std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operation, bool fused) {
   using graph::OpType;
   switch (operation.type) {
     case OpType::Relu:
-      return EltwiseFunction{algorithm::eltwise_relu};
+      return {{algorithm::eltwise_relu}};
     case OpType::LeakyRelu:
-      return EltwiseFunction{
-          algorithm::eltwise_relu,
-          static_cast<float>(operation.attributesAs<graph::LeakyReluAttributes>().alpha)};
+      return {{algorithm::eltwise_relu,
+               static_cast<float>(operation.attributesAs<graph::LeakyReluAttributes>().alpha)}};
     case OpType::Elu:
-      return EltwiseFunction{
-          algorithm::eltwise_elu,
-          static_cast<float>(operation.attributesAs<graph::EluAttributes>().alpha)};
+      return {{algorithm::eltwise_elu,
+               static_cast<float>(operation.attributesAs<graph::EluAttributes>().alpha)}};
     case OpType::Sigmoid:
-      return EltwiseFunction{algorithm::eltwise_logistic};
+      return {{algorithm::eltwise_logistic}};
     case OpType::Tanh:
-      return EltwiseFunction{algorithm::eltwise_tanh};
+      return {{algorithm::eltwise_tanh}};
     case OpType::HardSwish:
-      return EltwiseFunction{algorithm::eltwise_hardswish};
+      return {{algorithm::eltwise_hardswish}};
     case OpType::Gelu:
-      return EltwiseFunction{algorithm::eltwise_gelu_erf};
+      return {{algorithm::eltwise_gelu_erf}};
     case OpType::Exp:
-      return EltwiseFunction{algorithm::eltwise_exp};
+      return {{algorithm::eltwise_exp}};
     case OpType::Sqrt:
-      return EltwiseFunction{algorithm::eltwise_sqrt};
+      return {{algorithm::eltwise_sqrt}};
     case OpType::Abs:
-      return EltwiseFunction{algorithm::eltwise_abs};
+      return {{algorithm::eltwise_abs}};
     case OpType::Neg:
-      return EltwiseFunction{algorithm::eltwise_linear, -1.0f, 0.0f};
+      return {{algorithm::eltwise_linear, -1.0f, 0.0f}};
     case OpType::Linear: {
       const auto& linear = operation.attributesAs<graph::LinearAttributes>();
-      return EltwiseFunction{algorithm::eltwise_linear, static_cast<float>(linear.alpha),
-                             static_cast<float>(linear.beta)};
+      return {{algorithm::eltwise_linear, static_cast<float>(linear.alpha),
+               static_cast<float>(linear.beta)}};
+    }
+    // clip_v2 returns its lower bound for NaN where the spec propagates NaN: fine only fused
+    // after a convolution or matmul (whose outputs are NaN only when their inputs are).
+    case OpType::Clamp: {
+      if (!fused) return {};
+      const auto& clamp = operation.attributesAs<graph::ClampAttributes>();
+      return {{algorithm::eltwise_clip_v2, static_cast<float>(clamp.minValue.toDouble()),
+               static_cast<float>(clamp.maxValue.toDouble())}};
+    }
+    case OpType::HardSigmoid: {  // max(0, min(1, alpha x + beta))
+      if (!fused) return {};
+      const auto& hard = operation.attributesAs<graph::HardSigmoidAttributes>();
+      return {{algorithm::eltwise_linear, static_cast<float>(hard.alpha),
+               static_cast<float>(hard.beta)},
+              {algorithm::eltwise_clip_v2, 0.0f, 1.0f}};
     }
     default:
-      return std::nullopt;
+      return {};
   }
 }
+
+namespace {
 
 class EltwiseOp final : public CpuOp {
  public:
@@ -63,8 +74,14 @@ class EltwiseOp final : public CpuOp {
       : engine_(context.engine),
         input_(context.operation.inputs[0]),
         output_(context.operation.outputs[0]) {
-    const memory::dim count = static_cast<memory::dim>(context.descriptor(output_).elementCount());
-    desc_ = plainFloat32Desc({count});
+    // Blocked input: the same layout out (its padding included). Plain: one flat dimension.
+    if (const memory::desc* layout = context.layoutOf(input_)) {
+      desc_ = *layout;
+      blocked_ = true;
+    } else {
+      desc_ =
+          plainFloat32Desc({static_cast<memory::dim>(context.descriptor(output_).elementCount())});
+    }
     const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, function.kind, desc_,
                                            function.alpha, function.beta);
     primitiveDesc_ = dnnl::eltwise_forward::primitive_desc(desc, opAttributes(), engine_);
@@ -78,11 +95,15 @@ class EltwiseOp final : public CpuOp {
   }
 
   std::string implementation() const override { return implementationOf(primitiveDesc_); }
+  std::optional<memory::desc> outputLayout() const override {
+    return blocked_ ? std::optional(desc_) : std::nullopt;
+  }
 
  private:
   dnnl::engine engine_;
   graph::OperandId input_, output_;
   memory::desc desc_;
+  bool blocked_ = false;
   dnnl::eltwise_forward::primitive_desc primitiveDesc_;
   dnnl::eltwise_forward primitive_;
 };
@@ -131,10 +152,13 @@ std::unique_ptr<CpuOp> createEltwiseOp(const OpCompileContext& context) {
       output.dataType != MLOperandDataType::Float32 || output.elementCount() == 0) {
     return nullptr;
   }
-  if (operation.type == graph::OpType::Clamp) return std::make_unique<ClampOp>(context);
-  const auto function = eltwiseFunctionOf(operation);
-  if (!function) return nullptr;
-  return std::make_unique<EltwiseOp>(context, *function);
+  if (operation.type == graph::OpType::Clamp && !context.layoutOf(operation.inputs[0])) {
+    return std::make_unique<ClampOp>(context);
+  }
+  if (context.layoutOf(operation.inputs[0]) && context.plainOutput) return nullptr;
+  const auto functions = eltwiseFunctionsOf(operation, false);
+  if (functions.size() != 1) return nullptr;
+  return std::make_unique<EltwiseOp>(context, functions[0]);
 }
 
 }  // namespace webnn::cpu

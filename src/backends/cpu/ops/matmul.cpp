@@ -42,7 +42,15 @@ class MatmulOp final : public CpuOp {
     const memory::desc weightsDesc =
         packB ? memory::desc(bDesc.dims(), memory::data_type::f32, memory::format_tag::any) : bDesc;
     const dnnl::matmul::desc desc(aDesc, weightsDesc, outputDesc);
-    primitiveDesc_ = dnnl::matmul::primitive_desc(desc, attributes, engine_);
+    dnnl::primitive_attr withFusion = attributes;
+    if (context.fusion) {
+      auto postOps = postOpArgumentsOf(context, outputDesc.dims(), attributes.get_post_ops());
+      if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+      postOps_ = std::move(*postOps);
+      withFusion.set_post_ops(postOps_.postOps);
+      operands_.output = context.stepOutput();
+    }
+    primitiveDesc_ = dnnl::matmul::primitive_desc(desc, withFusion, engine_);
     primitive_ = dnnl::matmul(primitiveDesc_);
     if (packB) {
       packedB_.emplace(engine_, plainBDesc_, primitiveDesc_.weights_desc(), context.memory);
@@ -51,9 +59,15 @@ class MatmulOp final : public CpuOp {
 
   void prepareConstants(const DispatchTensors& tensors) override {
     if (packedB_) packedB_->pack(dataOf(tensors, operands_.b));
+    postOps_.prepare(tensors);
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
     std::unordered_map<int, memory> arguments{
         {DNNL_ARG_SRC, memory(aDesc_, engine_, dataOf(tensors, operands_.a))},
         {DNNL_ARG_WEIGHTS, packedB_ ? packedB_->memory()
@@ -63,8 +77,11 @@ class MatmulOp final : public CpuOp {
       arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                         memory(*cDesc_, engine_, dataOf(tensors, *operands_.c)));
     }
-    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
+    addPostOpArguments(postOps_, engine_, tensors, arguments);
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments), workspace);
   }
+
+  uint64_t workspaceBytes() const override { return scratchpadBytes(primitiveDesc_); }
 
   std::string implementation() const override { return implementationOf(primitiveDesc_); }
 
@@ -73,6 +90,7 @@ class MatmulOp final : public CpuOp {
   MatmulOperands operands_;
   memory::desc aDesc_, plainBDesc_, outputDesc_;
   std::optional<memory::desc> cDesc_;
+  PostOpArguments postOps_;
   dnnl::matmul::primitive_desc primitiveDesc_;
   dnnl::matmul primitive_;
   std::optional<PackedConstant> packedB_;

@@ -19,6 +19,12 @@ class PoolingOp final : public CpuOp {
         output_(context.operation.outputs[0]),
         srcDesc_(srcDims, memory::data_type::f32, tag),
         dstDesc_(dstDims, memory::data_type::f32, tag) {
+    // A blocked input (nchw only): the output in the layout the primitive picks for it.
+    if (const memory::desc* layout = context.layoutOf(input_)) {
+      srcDesc_ = *layout;
+      dstDesc_ = memory::desc(dstDims, memory::data_type::f32, Tag::any);
+      blocked_ = true;
+    }
     const auto& attributes = context.operation.attributesAs<graph::Pool2dAttributes>();
     const dnnl::pooling_v2_forward::desc desc(
         dnnl::prop_kind::forward_inference, kind, srcDesc_, dstDesc_,
@@ -28,6 +34,11 @@ class PoolingOp final : public CpuOp {
         {attributes.padding[0], attributes.padding[2]}, paddingEnd);
     primitiveDesc_ = dnnl::pooling_v2_forward::primitive_desc(desc, opAttributes(), engine_);
     primitive_ = dnnl::pooling_v2_forward(primitiveDesc_);
+    if (blocked_) dstDesc_ = primitiveDesc_.dst_desc();
+  }
+
+  std::optional<memory::desc> outputLayout() const override {
+    return blocked_ ? std::optional(dstDesc_) : std::nullopt;
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
@@ -42,6 +53,7 @@ class PoolingOp final : public CpuOp {
   dnnl::engine engine_;
   graph::OperandId input_, output_;
   memory::desc srcDesc_, dstDesc_;
+  bool blocked_ = false;
   dnnl::pooling_v2_forward::primitive_desc primitiveDesc_;
   dnnl::pooling_v2_forward primitive_;
 };
@@ -63,6 +75,7 @@ std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context) {
   if (input.dataType != MLOperandDataType::Float32 || output.elementCount() == 0) return nullptr;
   const auto& attributes = operation.attributesAs<graph::Pool2dAttributes>();
   const bool nhwc = attributes.layout == MLInputOperandLayout::Nhwc;
+  if (context.layoutOf(operation.inputs[0]) && (nhwc || context.plainOutput)) return nullptr;
   auto nchwDims = [nhwc](const std::vector<uint32_t>& s) -> memory::dims {
     return nhwc ? memory::dims{s[0], s[3], s[1], s[2]} : memory::dims{s[0], s[1], s[2], s[3]};
   };

@@ -1,0 +1,238 @@
+#include "backends/cpu/fusion.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace webnn::cpu {
+namespace {
+
+constexpr size_t kMaxPostOps = 8;
+
+bool isFloat32(const graph::GraphIR& ir, graph::OperandId id) {
+  return ir.descriptor(id).dataType == MLOperandDataType::Float32;
+}
+
+bool isAnchor(const graph::GraphIR& ir, const graph::Operation& operation) {
+  using graph::OpType;
+  if (operation.type != OpType::Conv2d && operation.type != OpType::Matmul &&
+      operation.type != OpType::Gemm) {
+    return false;
+  }
+  for (graph::OperandId id : operation.inputs) {
+    if (!isFloat32(ir, id)) return false;
+  }
+  return isFloat32(ir, operation.outputs[0]);
+}
+
+// The post-op of `next` reading `value`, if it can be one.
+std::optional<std::vector<FusedPostOp>> postOpsOf(const graph::GraphIR& ir,
+                                                  const graph::Operation& next,
+                                                  graph::OperandId value) {
+  using graph::OpType;
+  if (next.outputs.size() != 1 || !isFloat32(ir, next.outputs[0])) return std::nullopt;
+  if (ir.descriptor(next.outputs[0]).shape != ir.descriptor(value).shape) return std::nullopt;
+  if (next.inputs.size() == 1) {
+    std::vector<FusedPostOp> postOps;
+    for (const EltwiseFunction& function : eltwiseFunctionsOf(next, true)) {
+      postOps.push_back({.kind = FusedPostOp::Kind::Eltwise,
+                         .algorithm = function.kind,
+                         .alpha = function.alpha,
+                         .beta = function.beta});
+    }
+    if (postOps.empty()) return std::nullopt;
+    return postOps;
+  }
+  if (next.inputs.size() != 2) return std::nullopt;
+  dnnl::algorithm algorithm;
+  bool commutative = false;
+  switch (next.type) {
+    case OpType::Add:
+      algorithm = dnnl::algorithm::binary_add, commutative = true;
+      break;
+    case OpType::Mul:
+      algorithm = dnnl::algorithm::binary_mul, commutative = true;
+      break;
+    case OpType::Sub:
+      algorithm = dnnl::algorithm::binary_sub;
+      break;
+    case OpType::Div:
+      algorithm = dnnl::algorithm::binary_div;
+      break;
+    default:
+      return std::nullopt;
+  }
+  graph::OperandId other;
+  if (next.inputs[0] == value && next.inputs[1] != value) {
+    other = next.inputs[1];
+  } else if (commutative && next.inputs[1] == value && next.inputs[0] != value) {
+    other = next.inputs[0];
+  } else {
+    return std::nullopt;
+  }
+  if (!isFloat32(ir, other)) return std::nullopt;
+  return std::vector<FusedPostOp>{
+      {.kind = FusedPostOp::Kind::Binary, .algorithm = algorithm, .other = other}};
+}
+
+bool isConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const auto kind = ir.operand(id).kind;
+  return kind == graph::OperandKind::Constant || kind == graph::OperandKind::HollowConstant;
+}
+
+// The value of a classic float32 constant of one element (any shape of 1s).
+std::optional<double> scalarConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const detail::OperandNode& operand = ir.operand(id);
+  if (operand.kind != graph::OperandKind::Constant || !operand.data) return std::nullopt;
+  if (operand.descriptor.dataType != MLOperandDataType::Float32) return std::nullopt;
+  if (operand.descriptor.elementCount() != 1 || operand.data->size() != 4) return std::nullopt;
+  float value;
+  std::memcpy(&value, operand.data->data(), 4);
+  return value;
+}
+
+bool isScalar(const graph::GraphIR& ir, graph::OperandId id, double expected) {
+  const auto value = scalarConstant(ir, id);
+  return value && std::abs(*value - expected) <= 1e-6 * std::abs(expected);
+}
+
+// The only consumer of `id` when it has one and is not a graph output.
+const graph::Operation* soleConsumer(const graph::GraphIR& ir, graph::OperandId id,
+                                     std::vector<uint32_t>& operations) {
+  if (ir.isGraphOutput(id)) return nullptr;
+  const auto consumers = ir.consumersOf(id);
+  if (consumers.size() != 1) return nullptr;
+  operations.push_back(consumers[0]);
+  return &ir.operations[consumers[0]];
+}
+
+// The operand of binary `operation` that is not `value`, when the other one is.
+std::optional<graph::OperandId> otherInput(const graph::Operation& operation,
+                                           graph::OperandId value) {
+  if (operation.inputs.size() != 2) return std::nullopt;
+  if (operation.inputs[0] == value && operation.inputs[1] != value) return operation.inputs[1];
+  if (operation.inputs[1] == value && operation.inputs[0] != value) return operation.inputs[0];
+  return std::nullopt;
+}
+
+// hardSwish written out, as exporters do: x * clamp(x + 3, 0, 6) / 6 (the division before or
+// after the product, or a multiplication by 1/6). Returns the operations and the result.
+std::optional<std::pair<std::vector<uint32_t>, graph::OperandId>> hardSwishPattern(
+    const graph::GraphIR& ir, graph::OperandId x) {
+  using graph::OpType;
+  if (ir.isGraphOutput(x)) return std::nullopt;
+  const auto consumers = ir.consumersOf(x);
+  if (consumers.size() != 2) return std::nullopt;
+  auto isSixth = [&](const graph::Operation& operation, graph::OperandId value) {
+    const auto other = otherInput(operation, value);
+    if (!other) return false;
+    if (operation.type == OpType::Div)
+      return operation.inputs[0] == value && isScalar(ir, *other, 6);
+    return operation.type == OpType::Mul && isScalar(ir, *other, 1.0 / 6.0);
+  };
+  for (int first = 0; first < 2; ++first) {
+    std::vector<uint32_t> operations{consumers[first]};
+    const graph::Operation& add = ir.operations[consumers[first]];
+    const uint32_t productIndex = consumers[1 - first];
+    const graph::Operation& product = ir.operations[productIndex];
+    const auto three = otherInput(add, x);
+    if (add.type != OpType::Add || !three || !isScalar(ir, *three, 3)) continue;
+    const graph::Operation* clamp = soleConsumer(ir, add.outputs[0], operations);
+    if (!clamp || clamp->type != OpType::Clamp) continue;
+    const auto& bounds = clamp->attributesAs<graph::ClampAttributes>();
+    if (bounds.minValue.toDouble() != 0 || bounds.maxValue.toDouble() != 6) continue;
+    const graph::OperandId clamped = clamp->outputs[0];
+    const graph::Operation* next = soleConsumer(ir, clamped, operations);
+    if (!next) continue;
+    graph::OperandId result;
+    if (next == &product) {  // (x * clamp) / 6
+      if (product.type != OpType::Mul || otherInput(product, x) != clamped) continue;
+      const graph::Operation* sixth = soleConsumer(ir, product.outputs[0], operations);
+      if (!sixth || !isSixth(*sixth, product.outputs[0])) continue;
+      result = sixth->outputs[0];
+    } else {  // x * (clamp / 6)
+      if (!isSixth(*next, clamped)) continue;
+      const graph::Operation* multiply = soleConsumer(ir, next->outputs[0], operations);
+      if (multiply != &product || product.type != OpType::Mul ||
+          otherInput(product, x) != next->outputs[0]) {
+        continue;
+      }
+      result = product.outputs[0];
+    }
+    if (std::find(operations.begin(), operations.end(), productIndex) == operations.end()) {
+      operations.push_back(productIndex);
+    }
+    std::sort(operations.begin(), operations.end());
+    return std::make_pair(operations, result);
+  }
+  return std::nullopt;
+}
+
+// batchNormalization over channels (axis 1) with constant statistics, after a 4-D value.
+std::optional<FusedPostOp> batchNormalizationPostOp(const graph::GraphIR& ir,
+                                                    const graph::Operation& next,
+                                                    graph::OperandId value) {
+  if (next.type != graph::OpType::BatchNormalization || next.inputs[0] != value) {
+    return std::nullopt;
+  }
+  const auto& attributes = next.attributesAs<graph::BatchNormalizationAttributes>();
+  if (attributes.axis != 1 || ir.descriptor(value).shape.size() != 4) return std::nullopt;
+  FusedPostOp postOp{.kind = FusedPostOp::Kind::BatchNormalization,
+                     .alpha = static_cast<float>(attributes.epsilon),
+                     .other = next.inputs[1]};
+  postOp.variance = next.inputs[2];
+  postOp.scale = attributes.scale;
+  postOp.bias = attributes.bias;
+  for (auto id :
+       {std::optional(postOp.other), std::optional(postOp.variance), postOp.scale, postOp.bias}) {
+    if (id && (!isConstant(ir, *id) || !isFloat32(ir, *id))) return std::nullopt;
+  }
+  return postOp;
+}
+
+}  // namespace
+
+FusionPlan planFusions(const graph::GraphIR& ir) {
+  const size_t count = ir.operations.size();
+  FusionPlan plan{std::vector<std::optional<FusionChain>>(count), std::vector<int32_t>(count, -1)};
+  for (size_t i = 0; i < count; ++i) {
+    const graph::Operation& anchor = ir.operations[i];
+    if (plan.anchorOf[i] >= 0 || !isAnchor(ir, anchor)) continue;
+    FusionChain chain;
+    graph::OperandId value = anchor.outputs[0];
+    for (;;) {
+      if (ir.isGraphOutput(value)) break;
+      if (auto hardSwish = hardSwishPattern(ir, value);
+          hardSwish && chain.postOps.size() < kMaxPostOps) {
+        chain.operations.insert(chain.operations.end(), hardSwish->first.begin(),
+                                hardSwish->first.end());
+        chain.postOps.push_back(
+            {.kind = FusedPostOp::Kind::Eltwise, .algorithm = dnnl::algorithm::eltwise_hardswish});
+        value = hardSwish->second;
+        continue;
+      }
+      const auto consumers = ir.consumersOf(value);
+      if (consumers.size() != 1) break;
+      const graph::Operation& next = ir.operations[consumers[0]];
+      if (auto batchNormalization = batchNormalizationPostOp(ir, next, value);
+          batchNormalization && chain.postOps.size() + 2 <= kMaxPostOps) {
+        chain.operations.push_back(consumers[0]);
+        chain.postOps.push_back(*batchNormalization);
+        value = next.outputs[0];
+        continue;
+      }
+      auto postOps = postOpsOf(ir, next, value);
+      if (!postOps || chain.postOps.size() + postOps->size() > kMaxPostOps) break;
+      chain.operations.push_back(consumers[0]);
+      chain.postOps.insert(chain.postOps.end(), postOps->begin(), postOps->end());
+      value = next.outputs[0];
+    }
+    if (chain.operations.empty()) continue;
+    chain.output = value;
+    for (size_t fused : chain.operations) plan.anchorOf[fused] = static_cast<int32_t>(i);
+    plan.chains[i] = std::move(chain);
+  }
+  return plan;
+}
+
+}  // namespace webnn::cpu
