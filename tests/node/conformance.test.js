@@ -10,12 +10,12 @@ const webnn = require('../../bindings/node');
 const { runConformance, summaryLine } = require('./conformance/runner');
 
 const root = path.resolve(__dirname, '../..');
-const directory = process.env.WEBNN_SHARED_DIR
-  ? path.join(process.env.WEBNN_SHARED_DIR, 'conformance/wpt')
-  : path.resolve(root, '../shared/conformance/wpt');
-const knownFailures = path.join(root, 'tests/conformance/known_failures/reference.txt');
+const directory = path.join(root, 'tests/conformance/wpt');
 
 test('the WPT conformance suite passes through the JS API', async () => {
+  // The default backend's list (the cpu backend where it is built, the reference otherwise).
+  const { backend } = await webnn.ml.createContext();
+  const knownFailures = path.join(root, `tests/conformance/known_failures/${backend}.txt`);
   const report = await runConformance({ directory, knownFailures, webnn });
   console.log(summaryLine(report));
   assert.deepStrictEqual(report.failures, []);
@@ -24,7 +24,8 @@ test('the WPT conformance suite passes through the JS API', async () => {
   assert.ok(report.passed > 1700, `only ${report.passed} cases passed`);
   if (process.env.WEBNN_TOOL) {
     const output = execFileSync(process.env.WEBNN_TOOL,
-      ['conformance', directory, '--known-failures', knownFailures], { encoding: 'utf8' });
+      ['conformance', directory, '--backend', backend, '--known-failures', knownFailures],
+      { encoding: 'utf8' });
     const cpp = /conformance: \d+ passed, \d+ failed, \d+ known/.exec(output)[0];
     assert.strictEqual(summaryLine(report), cpp);
   }
