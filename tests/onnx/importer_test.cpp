@@ -67,6 +67,21 @@ TEST(OnnxImporter, AddWithEmbeddedInitializerIsHollowAndStreamed) {
   EXPECT_EQ(ran.model.weightBytes, 1200u);
 }
 
+TEST(OnnxImporter, OneElementInitializersAreClassicConstants) {
+  // A scalar (hardSwish's 3, an epsilon) is read at import: backends fold and fuse on its value.
+  ModelMaker m;
+  m.input("x", {2, 3});
+  m.floats("three", {}, {3.0f});
+  m.floats("w", {2, 3}, {1, 2, 3, 4, 5, 6});
+  m.node("Add", {"x", "three"}, {"x3"});
+  m.node("Mul", {"x3", "w"}, {"y"});
+  m.output("y");
+  const Ran ran = runModel(m.save(), std::vector<float>(6, 1.0f));
+  expectNear(ran.values, {4, 8, 12, 16, 20, 24});
+  EXPECT_EQ(ran.model.weightCount, 1u);  // w only
+  EXPECT_EQ(ran.model.weightBytes, 24u);
+}
+
 TEST(OnnxImporter, SmallConstantChainsAreFolded) {
   ModelMaker m;
   m.input("x", {2, 3});

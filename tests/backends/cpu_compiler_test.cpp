@@ -1,0 +1,222 @@
+// The cpu backend's graph compiler: what it fuses into one step, which layouts flow between steps
+// and where plain copies are made, checked through the profile (one entry per step) and against
+// the reference backend on the same graph and random data.
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_helpers.h"
+#include "webnn/context.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace {
+
+constexpr auto F32 = MLOperandDataType::Float32;
+using testing::bytesOf;
+
+// Makes the graph on `builder`; constants come from a generator seeded the same for both
+// backends, so both graphs are equal.
+using GraphMaker = std::function<MLOperand(MLGraphBuilder&, std::mt19937&)>;
+
+MLOperand randomConstant(MLGraphBuilder& builder, std::mt19937& rng, std::vector<uint32_t> shape,
+                         float low = -1.0f, float high = 1.0f) {
+  MLOperandDescriptor descriptor{F32, std::move(shape)};
+  std::vector<float> values(descriptor.elementCount());
+  std::uniform_real_distribution<float> distribution(low, high);
+  for (float& v : values) v = distribution(rng);
+  return builder.constant(descriptor, bytesOf(values));
+}
+
+struct Run {
+  std::vector<float> output;
+  std::vector<MLOperationProfile> steps;
+};
+
+Run run(const std::string& backend, const GraphMaker& make, const std::vector<uint32_t>& shape,
+        uint32_t dispatches = 1) {
+  MLContext context = createContext({.backend = backend, .profiling = true});
+  MLGraphBuilder builder(context);
+  std::mt19937 rng(7);
+  MLOperand output = make(builder, rng);
+  MLGraph graph = builder.build({{"y", output}});
+  MLOperandDescriptor inputDescriptor{F32, shape};
+  std::vector<float> input(inputDescriptor.elementCount());
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  std::mt19937 inputRng(11);
+  for (float& v : input) v = distribution(inputRng);
+  Run result;
+  for (uint32_t i = 0; i < dispatches; ++i) {
+    result.output = testing::runFloat(context, graph, {{"x", input}}, "y");
+  }
+  result.steps = graph.profile();
+  return result;
+}
+
+// The cpu graph's steps (their '+'-joined types) and its output, checked against the reference.
+std::vector<std::string> compileAndCompare(const GraphMaker& make,
+                                           const std::vector<uint32_t>& shape) {
+  const Run cpu = run("cpu", make, shape);
+  const Run reference = run("reference", make, shape);
+  EXPECT_EQ(cpu.output.size(), reference.output.size());
+  double error = 0, norm = 0;
+  for (size_t i = 0; i < cpu.output.size() && i < reference.output.size(); ++i) {
+    error += (cpu.output[i] - reference.output[i]) * double(cpu.output[i] - reference.output[i]);
+    norm += reference.output[i] * double(reference.output[i]);
+  }
+  EXPECT_LE(std::sqrt(error), 1e-5 * std::sqrt(norm) + 1e-6) << "relative L2 against the reference";
+  std::vector<std::string> types;
+  for (const auto& step : cpu.steps) types.push_back(step.type);
+  return types;
+}
+
+size_t count(const std::vector<std::string>& types, const std::string& type) {
+  return static_cast<size_t>(std::count(types.begin(), types.end(), type));
+}
+
+MLOperand conv(MLGraphBuilder& b, std::mt19937& rng, const MLOperand& x, uint32_t in, uint32_t out,
+               bool bias = true) {
+  MLConv2dOptions options{.padding = {1, 1, 1, 1}};
+  if (bias) options.bias = randomConstant(b, rng, {out});
+  return b.conv2d(x, randomConstant(b, rng, {out, in, 3, 3}, -0.3f, 0.3f), options);
+}
+
+TEST(CpuCompiler, ConvolutionBiasAndActivationAreOneStep) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        return b.relu(conv(b, rng, b.input("x", {F32, {1, 8, 10, 10}}), 8, 24));
+      },
+      {1, 8, 10, 10});
+  EXPECT_EQ(types, std::vector<std::string>{"conv2d+relu"});
+}
+
+TEST(CpuCompiler, BatchNormalizationIsFoldedAndTheResidualAddFused) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 16, 8, 8}});
+        MLOperand first = conv(b, rng, x, 16, 24, false);
+        MLOperand normalized = b.batchNormalization(first, randomConstant(b, rng, {24}),
+                                                    randomConstant(b, rng, {24}, 0.5f, 2.0f),
+                                                    {.scale = randomConstant(b, rng, {24}),
+                                                     .bias = randomConstant(b, rng, {24}),
+                                                     .epsilon = 1e-3});
+        MLOperand activated = b.relu(normalized);
+        MLOperand second = conv(b, rng, activated, 24, 24);
+        return b.sigmoid(b.add(second, activated));
+      },
+      {1, 16, 8, 8});
+  EXPECT_EQ(types,
+            (std::vector<std::string>{"conv2d+batchNormalization+relu", "conv2d+add+sigmoid"}));
+}
+
+TEST(CpuCompiler, AnExportedHardSwishIsOnePostOp) {
+  for (bool divideFirst : {false, true}) {
+    const auto types = compileAndCompare(
+        [divideFirst](MLGraphBuilder& b, std::mt19937& rng) {
+          MLOperand y = conv(b, rng, b.input("x", {F32, {1, 4, 6, 6}}), 4, 16);
+          MLOperand clamped =
+              b.clamp(b.add(y, b.constant(F32, 3.0)), {.minValue = 0.0, .maxValue = 6.0});
+          MLOperand six = b.constant(F32, 6.0);
+          MLOperand out =
+              divideFirst ? b.mul(y, b.div(clamped, six)) : b.div(b.mul(y, clamped), six);
+          return b.relu(out);  // the chain goes on after the pattern
+        },
+        {1, 4, 6, 6});
+    ASSERT_EQ(types.size(), 1u) << "divide first: " << divideFirst;
+    EXPECT_EQ(types[0].rfind("conv2d+add+clamp+", 0), 0u) << types[0];
+  }
+}
+
+TEST(CpuCompiler, AHardSwishLookalikeIsNotFused) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand y = conv(b, rng, b.input("x", {F32, {1, 4, 6, 6}}), 4, 16);
+        MLOperand clamped =
+            b.clamp(b.add(y, b.constant(F32, 2.0)), {.minValue = 0.0, .maxValue = 6.0});
+        return b.div(b.mul(y, clamped), b.constant(F32, 6.0));
+      },
+      {1, 4, 6, 6});
+  EXPECT_GT(types.size(), 1u);
+}
+
+TEST(CpuCompiler, BlockedLayoutsFlowAndPlainReadersShareOneReorder) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 3, 16, 16}});
+        MLOperand first = conv(b, rng, x, 3, 16);
+        MLOperand pooled = b.maxPool2d(
+            b.tanh(first), {.windowDimensions = std::vector<uint32_t>{2, 2}, .strides = {2, 2}});
+        MLOperand second = conv(b, rng, pooled, 16, 20);  // channels not a multiple of 16
+        // `second` is blocked (tanh reads blocked layouts), but its readers all want plain (tanh
+        // too, as its output is read plain): one plain copy serves the three of them.
+        MLOperand flat = b.reshape(second, {20, 64});
+        MLOperand swapped = b.reshape(
+            b.transpose(second, {.permutation = std::vector<uint32_t>{0, 1, 3, 2}}), {20, 64});
+        return b.add(b.add(flat, swapped), b.reshape(b.tanh(second), {20, 64}));
+      },
+      {1, 3, 16, 16});
+  EXPECT_EQ(count(types, "reorder"), 1u);
+  EXPECT_EQ(types[0], "conv2d+tanh");
+  EXPECT_EQ(types[1], "maxPool2d");
+  EXPECT_EQ(types[2], "conv2d");
+}
+
+TEST(CpuCompiler, AnNhwcConvolutionKeepsItsAddSeparate) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 6, 6, 8}});
+        MLOperand y = b.conv2d(x, randomConstant(b, rng, {8, 3, 3, 8}),
+                               {.padding = {1, 1, 1, 1},
+                                .inputLayout = MLInputOperandLayout::Nhwc,
+                                .filterLayout = MLConv2dFilterOperandLayout::Ohwi});
+        return b.add(y, x);
+      },
+      {1, 6, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"conv2d", "add"}));
+}
+
+TEST(CpuCompiler, DispatchesReuseOneArenaAndTheProfileCountsThem) {
+  MLContext context = createContext({.backend = "cpu", .profiling = true});
+  MLGraphBuilder builder(context);
+  std::mt19937 rng(1);
+  MLOperand x = builder.input("x", {F32, {1, 8, 8, 8}});
+  MLOperand y = builder.relu(conv(builder, rng, conv(builder, rng, x, 8, 16), 16, 16));
+  MLGraph graph = builder.build({{"y", y}});
+  const std::vector<float> input(8 * 8 * 8, 0.5f);
+  testing::runFloat(context, graph, {{"x", input}}, "y");
+  const uint64_t afterOne = context.memoryStats().activationBytes;
+  EXPECT_GT(afterOne, 0u);  // the arena is kept for the next dispatch
+  testing::runFloat(context, graph, {{"x", input}}, "y");
+  testing::runFloat(context, graph, {{"x", input}}, "y");
+  EXPECT_EQ(context.memoryStats().activationBytes, afterOne);
+  EXPECT_EQ(context.memoryStats().activationBytesPeak, afterOne);
+  const auto steps = graph.profile();
+  ASSERT_FALSE(steps.empty());
+  for (const auto& step : steps) {
+    EXPECT_EQ(step.runs, 3u) << step.type;
+    EXPECT_FALSE(step.implementation.empty());
+  }
+  graph.destroy();
+  EXPECT_EQ(context.memoryStats().activationBytes, 0u);
+}
+
+TEST(CpuCompiler, NoProfileUnlessAsked) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  MLGraph graph = builder.build({{"y", builder.relu(builder.input("x", {F32, {4}}))}});
+  testing::runFloat(context, graph, {{"x", {1, -1, 2, -2}}}, "y");
+  EXPECT_TRUE(graph.profile().empty());
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
