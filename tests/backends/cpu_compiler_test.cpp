@@ -169,6 +169,20 @@ TEST(CpuCompiler, BlockedLayoutsFlowAndPlainReadersShareOneReorder) {
   EXPECT_EQ(types[2], "conv2d");
 }
 
+TEST(CpuCompiler, APostOpOperandReadPlainByTheMainOpIsReadPlainByThePostOpToo) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 16, 8, 8}});
+        MLOperand blocked = conv(b, rng, x, 16, 16);  // blocked: relu reads it so
+        // matmul reads `blocked` through its plain copy; so does its fused add.
+        MLOperand product = b.add(b.matmul(blocked, randomConstant(b, rng, {8, 8})), blocked);
+        return b.add(product, b.relu(blocked));
+      },
+      {1, 16, 8, 8});
+  EXPECT_EQ(count(types, "matmul+add+add"), 1u);  // the second add reads relu's output
+  EXPECT_EQ(count(types, "reorder"), 1u);
+}
+
 TEST(CpuCompiler, AnNhwcConvolutionKeepsItsAddSeparate) {
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {

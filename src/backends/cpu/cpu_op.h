@@ -88,7 +88,12 @@ struct OpCompileContext {
   const MLOperandDescriptor& descriptor(graph::OperandId id) const { return ir.descriptor(id); }
   // The layout of `id` when blocked, else null (plain).
   const dnnl::memory::desc* layoutOf(graph::OperandId id) const {
-    if (inputsPlain || !layouts || id >= layouts->size() || !(*layouts)[id]) return nullptr;
+    return inputsPlain ? nullptr : storedLayoutOf(id);
+  }
+  // The layout `id` is stored in when blocked, whatever inputsPlain says (post-op operands are
+  // read where they are).
+  const dnnl::memory::desc* storedLayoutOf(graph::OperandId id) const {
+    if (!layouts || id >= layouts->size() || !(*layouts)[id]) return nullptr;
     return &*(*layouts)[id];
   }
   // The operand the step writes: the operation's output, or the fused chain's last output.

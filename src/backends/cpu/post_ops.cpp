@@ -1,5 +1,6 @@
 // oneDNN post-ops of a fusion chain: what a conv2d / matmul / gemm step appends to its primitive
 // attributes, and the binary operands it binds at execute.
+#include <algorithm>
 #include <cmath>
 
 #include "backends/cpu/cpu_op.h"
@@ -35,7 +36,15 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
     // The other operand, broadcast to the output (right-aligned, each dimension equal or 1), in
     // its own layout when blocked (then it has the output's dimensions).
     dnnl::memory::desc otherDesc;
-    if (const dnnl::memory::desc* layout = context.layoutOf(postOp.other)) {
+    // Where the step reads it: in its stored layout, except that an input of the main op that
+    // the op reads plain is swapped for its plain copy during the step.
+    const dnnl::memory::desc* layout = context.storedLayoutOf(postOp.other);
+    const auto& inputs = context.operation.inputs;
+    if (context.inputsPlain &&
+        std::find(inputs.begin(), inputs.end(), postOp.other) != inputs.end()) {
+      layout = nullptr;
+    }
+    if (layout) {
       if (layout->dims() != outputDims) return std::nullopt;
       otherDesc = *layout;
     } else {

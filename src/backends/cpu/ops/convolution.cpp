@@ -213,6 +213,10 @@ std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context) {
       attributes.inputLayout == MLInputOperandLayout::Nhwc) {
     return nullptr;
   }
+  // Only the input may be blocked: the filter and bias are read plain.
+  for (size_t i = 1; i < operation.inputs.size(); ++i) {
+    if (context.layoutOf(operation.inputs[i])) return nullptr;
+  }
   return std::make_unique<ConvolutionOp>(context);
 }
 
