@@ -510,6 +510,116 @@ void addShapeCases() {
   add("reverse", O::Reverse, [](CaseBuilder& b, T t) {
     return b.builder().reverse(b.input(t, {3, 4, 2}), {.axes = std::vector<uint32_t>{0, 2}});
   });
+  // Shapes that stress the cpu backend's data movement kernels: merged and unit dimensions, the
+  // blocked 2-D transpose with sizes that are not multiples of its tile, rank 0, 1 and 5,
+  // broadcasting, large enough to run on several threads.
+  add("transpose 5d", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {2, 1, 3, 4, 5}),
+                                 {.permutation = std::vector<uint32_t>{4, 2, 1, 0, 3}});
+  });
+  add("transpose 2d 67x45", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {67, 45}));
+  });
+  add("transpose heads 1x37x4x33", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {1, 37, 4, 33}),
+                                 {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
+  });
+  add("transpose inner 3x70x90", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {3, 70, 90}),
+                                 {.permutation = std::vector<uint32_t>{0, 2, 1}});
+  });
+  add("transpose 0d", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {}));
+  });
+  add("reshape 1d to 0d", O::Reshape, [](CaseBuilder& b, T t) {
+    return b.builder().reshape(b.input(t, {1}), {});
+  });
+  add("reshape large", O::Reshape, [](CaseBuilder& b, T t) {
+    return b.builder().reshape(b.input(t, {3, 50, 100}), {150, 100});
+  });
+  add("slice 5d strides", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {3, 4, 5, 6, 7}), {1, 0, 2, 1, 0}, {2, 2, 3, 5, 3},
+                             {.strides = {1, 2, 1, 1, 3}});
+  });
+  add("slice 1d", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {9}), {2}, {5});
+  });
+  add("slice large inner rows", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {1, 40, 64, 40}), {0, 3, 1, 0}, {1, 30, 60, 40});
+  });
+  add(
+      "concat axis 0 1d", O::Concat,
+      [](CaseBuilder& b, T t) {
+        return b.builder().concat({b.input(t, {3}), b.constant(t, {1}), b.input(t, {5})}, 0);
+      },
+      {}, "inputs");
+  add(
+      "concat last axis 4d", O::Concat,
+      [](CaseBuilder& b, T t) {
+        return b.builder().concat({b.input(t, {2, 3, 40, 7}), b.input(t, {2, 3, 40, 1}),
+                                   b.constant(t, {2, 3, 40, 9})},
+                                  3);
+      },
+      {}, "inputs");
+  add("split unequal 3d axis 2", O::Split, [](CaseBuilder& b, T t) {
+    auto pieces = b.builder().split(b.input(t, {2, 3, 11}), std::vector<uint32_t>{4, 2, 5},
+                                    {.axis = 2});
+    return b.builder().concat({pieces[2], pieces[0], pieces[1]}, 2);
+  });
+  add("expand 0d to 3d", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {}), {2, 3, 4});
+  });
+  add("expand middle 5d", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {2, 1, 3, 1, 5}), {2, 4, 3, 6, 5});
+  });
+  add("expand large", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {1, 64, 1}), {8, 64, 100});
+  });
+  add("tile 3d", O::Tile, [](CaseBuilder& b, T t) {
+    return b.builder().tile(b.input(t, {2, 1, 3}), {3, 4, 1});
+  });
+  add("reverse all 1d", O::Reverse, [](CaseBuilder& b, T t) {
+    return b.builder().reverse(b.input(t, {13}));
+  });
+  add("reverse inner 5d", O::Reverse, [](CaseBuilder& b, T t) {
+    return b.builder().reverse(b.input(t, {2, 3, 1, 4, 5}),
+                               {.axes = std::vector<uint32_t>{1, 4}});
+  });
+  for (MLPaddingMode mode : {MLPaddingMode::Constant, MLPaddingMode::Edge,
+                             MLPaddingMode::Reflection, MLPaddingMode::Symmetric}) {
+    add("pad 4d mode " + std::to_string(static_cast<int>(mode)), O::Pad,
+        [mode](CaseBuilder& b, T t) {
+          return b.builder().pad(b.input(t, {1, 3, 20, 30}), {0, 1, 3, 2}, {0, 2, 1, 4},
+                                 {.mode = mode, .value = -1.5});
+        });
+  }
+  add("pad 1d", O::Pad, [](CaseBuilder& b, T t) {
+    return b.builder().pad(b.input(t, {5}), {3}, {0}, {.mode = MLPaddingMode::Reflection});
+  });
+  add("gather axis 0 int64 negative", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {4, 3}), b.values(T::Int64, {3}, {-1, 0, 2}));
+  });
+  add("gather scalar index last axis", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {2, 3, 5}), b.values(T::Uint32, {}, {3}), {.axis = 2});
+  });
+  add("gather rows of a table", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {50, 64}),
+                              b.values(T::Int32, {2, 20}, std::vector<double>(40, 7.0)));
+  });
+  add(
+      "where same shapes", O::Where,
+      [](CaseBuilder& b, T t) {
+        return b.builder().where(b.input(T::Uint8, {3, 40, 50}, {0, 1}), b.input(t, {3, 40, 50}),
+                                 b.input(t, {3, 40, 50}));
+      },
+      {}, "trueValue");
+  add(
+      "where 0d condition, 5d values", O::Where,
+      [](CaseBuilder& b, T t) {
+        return b.builder().where(b.input(T::Uint8, {}, {0, 1}), b.input(t, {2, 1, 3, 1, 2}),
+                                 b.constant(t, {1, 2, 1, 4, 1}));
+      },
+      {}, "trueValue");
   add("triangular lower", O::Triangular, [](CaseBuilder& b, T t) {
     return b.builder().triangular(b.input(t, {4, 5}), {.upper = false, .diagonal = 1});
   });

@@ -45,7 +45,43 @@ TEST(CpuBackend, HotFloat32OpsRunOnOneDnnTheRestOnTheReference) {
     EXPECT_FALSE(implementations[oneDnn].empty());
   }
   EXPECT_EQ(implementations[3], kFallback);  // oneDNN has no l2 pooling
-  EXPECT_EQ(implementations[4], kFallback);
+  EXPECT_EQ(implementations[4], "cpu copy kernel");
+}
+
+// Every operation of `graph` runs on a kernel of the cpu backend, none on the reference fallback.
+void expectNoFallback(const MLGraph& graph, size_t operations) {
+  const auto implementations = cpu::operationImplementations(*graph.state()->compiled);
+  ASSERT_EQ(implementations.size(), operations);
+  for (size_t i = 0; i < implementations.size(); ++i) {
+    EXPECT_NE(implementations[i], kFallback) << "operation " << i;
+    EXPECT_FALSE(implementations[i].empty()) << "operation " << i;
+  }
+}
+
+TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
+  for (MLOperandDataType type : {F32, MLOperandDataType::Float16, MLOperandDataType::Int32,
+                                 MLOperandDataType::Int64, MLOperandDataType::Uint8}) {
+    MLContext context = createContext({.backend = "cpu"});
+    MLGraphBuilder builder(context);
+    auto x = builder.input("x", {type, {2, 3, 4}});
+    auto condition = builder.input("c", {MLOperandDataType::Uint8, {3, 1}});
+    auto t = builder.transpose(x, {.permutation = std::vector<uint32_t>{2, 0, 1}});  // [4, 2, 3]
+    auto r = builder.reshape(t, {8, 3});
+    auto s = builder.slice(r, {1, 0}, {6, 3}, {.strides = {2, 1}});  // [3, 3]
+    auto pieces = builder.split(s, 3, {.axis = 1});                  // 3 x [3, 1]
+    auto c = builder.concat({pieces[2], pieces[0]}, 1);             // [3, 2]
+    auto e = builder.expand(c, {2, 3, 2});
+    auto tiled = builder.tile(e, {1, 1, 2});  // [2, 3, 4]
+    auto reversed = builder.reverse(tiled);
+    auto padded = builder.pad(reversed, {0, 1, 0}, {0, 0, 1});  // [2, 4, 5]
+    auto gathered = builder.gather(padded, builder.input("i", {MLOperandDataType::Int32, {2}}),
+                                   {.axis = 1});  // [2, 2, 5]
+    auto chosen = builder.where(condition, pieces[0], pieces[1]);  // [3, 1]
+    MLGraph graph = builder.build({{"y", builder.reshape(gathered, {20})},
+                                   {"w", chosen},
+                                   {"x2", builder.identity(x)}});
+    expectNoFallback(graph, 13);
+  }
 }
 
 TEST(CpuBackend, Float16StaysOnTheReference) {

@@ -59,6 +59,19 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
         return createPoolingOp(context);
       case graph::OpType::Softmax:
         return createSoftmaxOp(context);
+      case graph::OpType::Reshape:
+      case graph::OpType::Identity:
+      case graph::OpType::Transpose:
+      case graph::OpType::Slice:
+      case graph::OpType::Split:
+      case graph::OpType::Concat:
+      case graph::OpType::Expand:
+      case graph::OpType::Tile:
+      case graph::OpType::Reverse:
+      case graph::OpType::Pad:
+      case graph::OpType::Gather:
+      case graph::OpType::Where:
+        return createDataMovementOp(context);
       default:
         return createEltwiseOp(context);  // null for ops that are not element-wise activations
     }

@@ -56,6 +56,9 @@ std::unique_ptr<CpuOp> createEltwiseOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createSoftmaxOp(const OpCompileContext& context);
+// Kernels of our own (ops/data_movement.cpp): reshape, identity, transpose, slice, split, concat,
+// expand, tile, reverse, pad, gather, where; any data type of whole bytes.
+std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context);
 // The reference kernel of the operation (always available for the ops the backend supports).
 std::unique_ptr<CpuOp> createReferenceFallbackOp(const OpCompileContext& context,
                                                  const reference::Kernel& kernel);
