@@ -197,10 +197,10 @@ void addElementwiseCases() {
       {"tanh", O::Tanh, &MLGraphBuilder::tanh, {}},
   };
   for (const auto& u : unary) {
-    for (const Shape& shape : {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}}) {
+    for (const Shape& shape : {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}, Shape{2, 3, 40, 50}}) {
       const UnaryCase c = u;
       add(
-          std::string(c.name) + " " + std::to_string(shape.size()) + "d", c.type,
+          std::string(c.name) + " " + std::to_string(shape.size()) + "d" + (shape.size() == 4 && shape[2] == 40 ? " large" : ""), c.type,
           [c, shape](CaseBuilder& b, T type) {
             return (b.builder().*c.method)(b.input(type, shape, c.range), {});
           },
@@ -218,6 +218,9 @@ void addElementwiseCases() {
   });
   add("leakyRelu", O::LeakyRelu, [](CaseBuilder& b, T t) {
     return b.builder().leakyRelu(b.input(t, {3, 7}), {.alpha = 0.2});
+  });
+  add("hardSigmoid large", O::HardSigmoid, [](CaseBuilder& b, T t) {
+    return b.builder().hardSigmoid(b.input(t, {1, 16, 40, 40}, {-8, 8}), {.alpha = 0.1667, .beta = 0.5});
   });
   add("hardSigmoid", O::HardSigmoid, [](CaseBuilder& b, T t) {
     return b.builder().hardSigmoid(b.input(t, {3, 7}, {-4, 4}), {.alpha = 0.3, .beta = 0.4});
@@ -288,6 +291,37 @@ void addElementwiseCases() {
       "pow", O::Pow,
       [](CaseBuilder& b, T t) {
         return b.builder().pow(b.input(t, {4, 5}, kPositive), b.constant(t, {5}, {-2, 2}));
+      },
+      {T::Float32, T::Float16}, "a");
+  // Broadcasting shapes for the cpu backend's binary kernels: rank 5, a scalar on either side,
+  // both sides broadcast, large enough for several threads; pow by a scalar 2 (x * x).
+  for (const auto& bc : binary) {
+    for (const Shapes& shapes :
+         {Shapes{{2, 1, 3, 1, 4}, {1, 5, 3, 2, 1}}, Shapes{{}, {3, 50, 40}},
+          Shapes{{3, 50, 40}, {}}, Shapes{{3, 1, 40}, {1, 50, 40}}}) {
+      const BinaryCase c = bc;
+      const Range a = c.b.low == 0 ? c.b : Range{};
+      add(
+          std::string(c.name) + " broadcast " + std::to_string(shapes.a.size()) + "d x " +
+              std::to_string(shapes.b.size()) + "d (" + std::to_string(shapes.a.empty() ? 0 : shapes.a.back()) + ")",
+          c.type,
+          [c, shapes, a](CaseBuilder& b, T type) {
+            return (b.builder().*c.method)(b.input(type, shapes.a, a),
+                                           b.input(type, shapes.b, c.b), {});
+          },
+          {}, "a");
+    }
+  }
+  add(
+      "pow by scalar 2", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {3, 50, 40}), b.values(t, {}, {2.0}));
+      },
+      {T::Float32, T::Float16}, "a");
+  add(
+      "pow broadcast rows", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {1, 3, 1}, kPositive), b.constant(t, {2, 1, 7}, {-2, 2}));
       },
       {T::Float32, T::Float16}, "a");
   add(
@@ -432,6 +466,51 @@ void addNormalizationCases() {
                                            .bias = b.constant(t, {8}),
                                            .axes = std::vector<uint32_t>{2}});
   });
+  // Shapes that stress the cpu backend's normalization kernels: channel axis not 1, rank 1 and
+  // 5, no scale or bias, nhwc, rows long enough for several threads, several trailing axes, and
+  // axes the kernel does not take (the reference then runs).
+  add("batchNormalization axis 2 rank 5 no bias", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(
+        b.input(t, {2, 3, 5, 2, 3}), b.constant(t, {5}), b.constant(t, {5}, kPositive),
+        {.scale = b.constant(t, {5}), .axis = 2, .epsilon = 1e-3});
+  });
+  add("batchNormalization 1d no scale", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(b.input(t, {7}), b.constant(t, {7}),
+                                          b.constant(t, {7}, kPositive),
+                                          {.bias = b.constant(t, {7}), .axis = 0});
+  });
+  add("batchNormalization large", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(
+        b.input(t, {1, 17, 30, 40}), b.constant(t, {17}), b.constant(t, {17}, kPositive),
+        {.scale = b.constant(t, {17}), .bias = b.constant(t, {17})});
+  });
+  add("instanceNormalization nhwc, no scale", O::InstanceNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().instanceNormalization(
+        b.input(t, {2, 5, 4, 3}),
+        {.bias = b.constant(t, {3}), .layout = MLInputOperandLayout::Nhwc});
+  });
+  add("instanceNormalization large", O::InstanceNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().instanceNormalization(b.input(t, {1, 6, 40, 50}), {.epsilon = 1e-2});
+  });
+  add("layerNormalization two trailing axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {3, 4, 5, 6}),
+                                          {.scale = b.constant(t, {5, 6}),
+                                           .axes = std::vector<uint32_t>{2, 3}});
+  });
+  add("layerNormalization rows of 768", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {1, 40, 768}),
+                                          {.scale = b.constant(t, {768}),
+                                           .bias = b.constant(t, {768}),
+                                           .axes = std::vector<uint32_t>{2}});
+  });
+  add("layerNormalization 1d default axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {9}));
+  });
+  add("layerNormalization middle axis", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {2, 5, 3}),
+                                          {.bias = b.constant(t, {5}),
+                                           .axes = std::vector<uint32_t>{1}});
+  });
 }
 
 void addReductionCases() {
@@ -460,6 +539,27 @@ void addReductionCases() {
     add(name + " all axes", type, [method, range](CaseBuilder& b, T t) {
       return (b.builder().*method)(b.input(t, {2, 3, 4}, range), {});
     });
+    // For the cpu backend's reduction kernel: rows, a middle run of axes, unit dimensions,
+    // rank 1, no axes, axes that are not adjacent (the reference then runs), long reductions.
+    struct Shaped {
+      const char* label;
+      Shape shape;
+      std::vector<uint32_t> axes;
+    };
+    for (const Shaped& shaped : {Shaped{"middle axes 4d", {2, 3, 4, 5}, {1, 2}},
+                                 Shaped{"unit dims", {2, 1, 3, 1, 4}, {1, 2, 3}},
+                                 Shaped{"1d", {11}, {0}},
+                                 Shaped{"no axes", {3, 4}, {}},
+                                 Shaped{"axes 0 and 2", {3, 4, 5}, {0, 2}},
+                                 Shaped{"last axis long rows", {1, 30, 300}, {2}},
+                                 Shaped{"spatial", {1, 8, 30, 40}, {2, 3}},
+                                 Shaped{"channels wide inner", {2, 16, 700}, {1}}}) {
+      const bool large = shaped.shape.size() > 2 && shaped.shape.back() >= 40;
+      if (large && type == O::ReduceProduct) continue;  // overflows/underflows either way
+      add(name + " " + shaped.label, type, [method, range, shaped](CaseBuilder& b, T t) {
+        return (b.builder().*method)(b.input(t, shaped.shape, range), {.axes = shaped.axes});
+      });
+    }
   }
   add("argMax axis 1", O::ArgMax, [](CaseBuilder& b, T t) {
     return b.builder().argMax(b.input(t, {3, 6, 2}), 1);

@@ -84,6 +84,23 @@ TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
   }
 }
 
+TEST(CpuBackend, NormalizationAndElementwiseFloat32RunOnOwnKernels) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  const std::vector<float> ones(4, 1.0f);
+  auto channel = [&] { return builder.constant({F32, {4}}, bytesOf(ones)); };
+  auto x = builder.input("x", {F32, {2, 4, 3, 5}});
+  auto y = builder.batchNormalization(x, channel(), channel(), {.scale = channel()});
+  y = builder.instanceNormalization(y, {.bias = channel()});
+  y = builder.layerNormalization(y, {.axes = std::vector<uint32_t>{2, 3}});
+  y = builder.hardSigmoid(y);
+  y = builder.erf(y);
+  y = builder.pow(y, builder.max(y, builder.floor(y)));
+  auto flags = builder.logicalNot(builder.greater(y, builder.min(y, builder.sin(y))));
+  MLGraph graph = builder.build({{"y", y}, {"flags", flags}});
+  expectNoFallback(graph, 12);
+}
+
 TEST(CpuBackend, Float16StaysOnTheReference) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);
