@@ -415,6 +415,46 @@ void addConvolutionCases() {
                                             .outputPadding = {1, 1},
                                             .bias = b.constant(t, {3})});
       });
+  // For the cpu backend's deconvolution: groups, dilations, asymmetric padding, output sizes,
+  // nhwc and the other filter layouts, channels not a multiple of 8, the 2x2 stride-2 upsampling
+  // of PaddleOCR's detector.
+  add("convTranspose2d groups, dilations, asymmetric padding", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        return b.builder().convTranspose2d(b.input(t, {2, 6, 5, 4}), b.constant(t, {6, 2, 3, 2}),
+                                           {.padding = {0, 2, 1, 0},
+                                            .strides = {1, 2},
+                                            .dilations = {2, 1},
+                                            .groups = 3,
+                                            .bias = b.constant(t, {6})});
+      });
+  add("convTranspose2d output sizes", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(
+        b.input(t, {1, 3, 4, 5}), b.constant(t, {3, 5, 3, 3}),
+        {.strides = {3, 2}, .outputSizes = std::vector<uint32_t>{12, 12}});
+  });
+  add("convTranspose2d nhwc ohwi groups", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(
+        b.input(t, {1, 4, 3, 4}), b.constant(t, {3, 2, 2, 4}),
+        {.strides = {2, 2},
+         .groups = 2,
+         .inputLayout = MLInputOperandLayout::Nhwc,
+         .filterLayout = MLConvTranspose2dFilterOperandLayout::Ohwi});
+  });
+  add("convTranspose2d nhwc hwoi output padding", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(
+        b.input(t, {1, 3, 3, 5}), b.constant(t, {3, 3, 7, 5}),
+        {.padding = {1, 1, 1, 1},
+         .strides = {2, 2},
+         .outputPadding = {1, 0},
+         .inputLayout = MLInputOperandLayout::Nhwc,
+         .filterLayout = MLConvTranspose2dFilterOperandLayout::Hwoi,
+         .bias = b.constant(t, {7})});
+  });
+  add("convTranspose2d 2x2 stride 2, 17 channels", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 17, 10, 12}),
+                                       b.constant(t, {17, 9, 2, 2}, kSmall),
+                                       {.strides = {2, 2}, .bias = b.constant(t, {9})});
+  });
   using Pool = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLPool2dOptions&);
   const std::pair<O, Pool> pools[] = {{O::AveragePool2d, &MLGraphBuilder::averagePool2d},
                                       {O::MaxPool2d, &MLGraphBuilder::maxPool2d},
@@ -442,6 +482,37 @@ void addConvolutionCases() {
   add("resample2d nearest x2", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}),
                                   {.scales = std::vector<float>{2.0f, 2.0f}});
+  });
+  // For the cpu backend's resample kernel: upsampling as in PaddleOCR's detector, downsampling,
+  // odd sizes, nhwc axes, large enough for several threads.
+  add("resample2d linear x2 large", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 8, 20, 30}),
+                                  {.mode = MLInterpolationMode::Linear,
+                                   .scales = std::vector<float>{2.0f, 2.0f}});
+  });
+  add("resample2d linear down, odd sizes", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {2, 3, 9, 11}), {.mode = MLInterpolationMode::Linear,
+                                                              .sizes = std::vector<uint32_t>{4, 6}});
+  });
+  add("resample2d nearest x4 large", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 4, 20, 25}),
+                                  {.scales = std::vector<float>{4.0f, 4.0f}});
+  });
+  add("resample2d nearest nhwc sizes", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 5, 4, 3}),
+                                  {.sizes = std::vector<uint32_t>{7, 9},
+                                   .axes = std::vector<uint32_t>{1, 2}});
+  });
+  add("resample2d linear nhwc scales", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {2, 5, 4, 3}),
+                                  {.mode = MLInterpolationMode::Linear,
+                                   .scales = std::vector<float>{1.5f, 3.0f},
+                                   .axes = std::vector<uint32_t>{1, 2}});
+  });
+  add("resample2d nearest axes 0 1", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {3, 2, 4, 2}),
+                                  {.scales = std::vector<float>{2.0f, 0.5f},
+                                   .axes = std::vector<uint32_t>{0, 1}});
   });
   add("resample2d linear sizes", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}), {.mode = MLInterpolationMode::Linear,

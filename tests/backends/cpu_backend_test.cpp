@@ -101,6 +101,29 @@ TEST(CpuBackend, NormalizationAndElementwiseFloat32RunOnOwnKernels) {
   expectNoFallback(graph, 12);
 }
 
+TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  const std::vector<float> filter(6 * 2 * 3 * 3, 0.5f), bias(6, 1.0f);
+  auto x = builder.input("x", {F32, {1, 6, 5, 4}});
+  auto y = builder.convTranspose2d(
+      x, builder.constant({F32, {6, 2, 3, 3}}, bytesOf(filter)),
+      {.padding = {1, 0, 0, 1},
+       .strides = {2, 2},
+       .dilations = {1, 2},
+       .outputPadding = {1, 0},
+       .groups = 3,
+       .bias = builder.constant({F32, {6}}, bytesOf(bias))});
+  y = builder.resample2d(y, {.mode = MLInterpolationMode::Linear,
+                             .scales = std::vector<float>{2.0f, 2.0f}});
+  y = builder.resample2d(y, {.sizes = std::vector<uint32_t>{7, 5}});
+  auto mean = builder.reduceMean(y, {.axes = std::vector<uint32_t>{2, 3}, .keepDimensions = true});
+  auto sum = builder.reduceSum(y, {.axes = std::vector<uint32_t>{1}});
+  auto largest = builder.reduceLogSumExp(y, {.axes = std::vector<uint32_t>{3}});
+  MLGraph graph = builder.build({{"mean", mean}, {"sum", sum}, {"lse", largest}});
+  expectNoFallback(graph, 6);
+}
+
 TEST(CpuBackend, Float16StaysOnTheReference) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);

@@ -116,6 +116,10 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::ReduceSum:
       case graph::OpType::ReduceSumSquare:
         return createReductionOp(context);
+      case graph::OpType::ConvTranspose2d:
+        return createDeconvolutionOp(context);
+      case graph::OpType::Resample2d:
+        return createResampleOp(context);
       default:
         return createEltwiseOp(context);  // null for ops that are not element-wise activations
     }

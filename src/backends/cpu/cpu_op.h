@@ -66,6 +66,10 @@ std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context);
 // ops/reduction.cpp: reduce* over one run of adjacent axes, float32.
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context);
+// ops/deconvolution.cpp: convTranspose2d on oneDNN's deconvolution, float32.
+std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context);
+// ops/resample.cpp: resample2d (linear float32, nearest any whole-byte type).
+std::unique_ptr<CpuOp> createResampleOp(const OpCompileContext& context);
 // The reference kernel of the operation (always available for the ops the backend supports).
 std::unique_ptr<CpuOp> createReferenceFallbackOp(const OpCompileContext& context,
                                                  const reference::Kernel& kernel);
