@@ -239,6 +239,12 @@ void addElementwiseCases() {
       return b.builder().softmax(b.input(t, {3, 4, 5}, {-4, 4}), axis);
     });
   }
+  add("prelu per channel 4d", O::Prelu, [](CaseBuilder& b, T t) {
+    return b.builder().prelu(b.input(t, {2, 5, 20, 30}), b.constant(t, {5, 1, 1}));
+  });
+  add("prelu scalar slope", O::Prelu, [](CaseBuilder& b, T t) {
+    return b.builder().prelu(b.input(t, {7}), b.constant(t, {}));
+  });
   add("prelu broadcast slope", O::Prelu, [](CaseBuilder& b, T t) {
     return b.builder().prelu(b.input(t, {2, 3, 4}), b.constant(t, {3, 1}));
   });
@@ -331,6 +337,11 @@ void addElementwiseCases() {
                                  b.constant(t, {3, 2, 4}));
       },
       {}, "trueValue");
+  for (T to : {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int8, T::Uint64}) {
+    add("cast large to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
+      return b.builder().cast(b.input(t, {3, 40, 50}, {-1000, 60000}), to);
+    });
+  }
   for (T to : {T::Float32, T::Float16, T::Int32, T::Uint8, T::Int64}) {
     add("cast to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
       return b.builder().cast(b.input(t, {3, 5}, {-3, 300}), to);
@@ -706,7 +717,7 @@ void addShapeCases() {
     return b.builder().reshape(b.input(t, {1}), {});
   });
   add("reshape large", O::Reshape, [](CaseBuilder& b, T t) {
-    return b.builder().reshape(b.input(t, {3, 50, 100}), {150, 100});
+    return b.builder().reshape(b.input(t, {3, 200, 100}), {600, 100});
   });
   add("slice 5d strides", O::Slice, [](CaseBuilder& b, T t) {
     return b.builder().slice(b.input(t, {3, 4, 5, 6, 7}), {1, 0, 2, 1, 0}, {2, 2, 3, 5, 3},
@@ -780,8 +791,8 @@ void addShapeCases() {
   add(
       "where same shapes", O::Where,
       [](CaseBuilder& b, T t) {
-        return b.builder().where(b.input(T::Uint8, {3, 40, 50}, {0, 1}), b.input(t, {3, 40, 50}),
-                                 b.input(t, {3, 40, 50}));
+        return b.builder().where(b.input(T::Uint8, {3, 100, 200}, {0, 1}), b.input(t, {3, 100, 200}),
+                                 b.input(t, {3, 100, 200}));
       },
       {}, "trueValue");
   add(

@@ -96,9 +96,11 @@ TEST(CpuBackend, NormalizationAndElementwiseFloat32RunOnOwnKernels) {
   y = builder.hardSigmoid(y);
   y = builder.erf(y);
   y = builder.pow(y, builder.max(y, builder.floor(y)));
+  y = builder.prelu(y, builder.constant({F32, {4, 1, 1}}, bytesOf(ones)));
   auto flags = builder.logicalNot(builder.greater(y, builder.min(y, builder.sin(y))));
-  MLGraph graph = builder.build({{"y", y}, {"flags", flags}});
-  expectNoFallback(graph, 12);
+  auto counts = builder.cast(builder.cast(flags, MLOperandDataType::Int32), F32);
+  MLGraph graph = builder.build({{"y", y}, {"counts", counts}});
+  expectNoFallback(graph, 15);
 }
 
 TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {

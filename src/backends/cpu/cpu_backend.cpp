@@ -104,6 +104,8 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::GreaterOrEqual:
       case graph::OpType::Lesser:
       case graph::OpType::LesserOrEqual:
+      case graph::OpType::Prelu:
+      case graph::OpType::Cast:
         return createElementwiseKernelOp(context);
       case graph::OpType::ReduceL1:
       case graph::OpType::ReduceL2:

@@ -62,7 +62,8 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context);
 // ops/normalization.cpp: batchNormalization, instanceNormalization, layerNormalization (trailing
 // axes), float32.
 std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context);
-// ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min, comparisons, logical ops.
+// ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min/prelu, comparisons, logical
+// ops, cast.
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context);
 // ops/reduction.cpp: reduce* over one run of adjacent axes, float32.
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context);

@@ -19,7 +19,7 @@ namespace {
 using Dims = std::vector<int64_t>;
 
 // Work below this many bytes runs on the calling thread.
-constexpr int64_t kParallelBytes = int64_t{1} << 15;
+constexpr int64_t kParallelBytes = int64_t{1} << 17;
 
 Dims contiguousStrides(const std::vector<uint32_t>& shape) {
   Dims strides(shape.size());
@@ -193,7 +193,7 @@ class StridedCopy {
 
 // A parallel memcpy.
 void copyBytes(std::byte* to, const std::byte* from, int64_t bytes) {
-  constexpr int64_t kChunk = int64_t{1} << 16;
+  constexpr int64_t kChunk = int64_t{1} << 17;
   const int64_t chunks = (bytes + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static) if (chunks > 1)
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
+#include "core/element.h"
 
 namespace webnn::cpu {
 namespace {
@@ -248,6 +249,10 @@ class BinaryKernelOp final : public CpuOp {
           return static_cast<float>(std::pow(double{u}, double{v}));
         });
       }
+      case OpType::Prelu:
+        return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+                         reinterpret_cast<float*>(out),
+                         [](float u, float v) { return u < 0 ? v * u : u; });
       case OpType::Max:
         return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
                          reinterpret_cast<float*>(out), [](float u, float v) {
@@ -310,6 +315,57 @@ class BinaryKernelOp final : public CpuOp {
   BroadcastPlan plan_;
 };
 
+// cast with the spec's (and the reference's) rules: floats round to nearest; float to integer
+// truncates toward zero and saturates (NaN gives 0); integer to float rounds once through
+// float32; integer to integer keeps the low bits.
+class CastOp final : public CpuOp {
+ public:
+  explicit CastOp(const OpCompileContext& context)
+      : input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        from_(context.descriptor(input_).dataType),
+        to_(context.descriptor(output_).dataType),
+        count_(static_cast<int64_t>(context.descriptor(output_).elementCount())) {}
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const std::byte* in = tensors[input_].data;
+    std::byte* out = tensors[output_].data;
+    const int64_t count = count_;
+    visitDataType(from_, [&]<class F>(TypeTag<F>) {
+      visitDataType(to_, [&]<class O>(TypeTag<O>) {
+        if constexpr (!std::is_same_v<F, Int4> && !std::is_same_v<F, Uint4> &&
+                      !std::is_same_v<O, Int4> && !std::is_same_v<O, Uint4>) {
+          const F* x = reinterpret_cast<const F*>(in);
+          O* y = reinterpret_cast<O*>(out);
+#pragma omp parallel for schedule(static) if (count > kParallelElements)
+          for (int64_t i = 0; i < count; ++i) y[i] = convert<F, O>(x[i]);
+        }
+      });
+    });
+  }
+  std::string implementation() const override { return "cpu cast kernel"; }
+
+  static bool supports(MLOperandDataType type) {
+    return type != MLOperandDataType::Int4 && type != MLOperandDataType::Uint4;
+  }
+
+ private:
+  template <class F, class O>
+  static O convert(F value) {
+    if constexpr (kIsFloat<F>) {
+      return fromDouble<O>(toDouble(value));
+    } else if constexpr (kIsFloat<O>) {
+      return fromDouble<O>(static_cast<double>(static_cast<float>(value)));
+    } else {
+      return static_cast<O>(value);
+    }
+  }
+
+  graph::OperandId input_, output_;
+  MLOperandDataType from_, to_;
+  int64_t count_;
+};
+
 }  // namespace
 
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context) {
@@ -339,7 +395,11 @@ std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context
     case OpType::LogicalNot:
       if (type != MLOperandDataType::Uint8) return nullptr;
       return std::make_unique<UnaryOp>(context);
+    case OpType::Cast:
+      if (!CastOp::supports(type) || !CastOp::supports(output.dataType)) return nullptr;
+      return std::make_unique<CastOp>(context);
     case OpType::Pow:
+    case OpType::Prelu:
     case OpType::Max:
     case OpType::Min:
       if (!float32 || context.descriptor(operation.inputs[1]).dataType != type) return nullptr;
