@@ -197,10 +197,13 @@ void addElementwiseCases() {
       {"tanh", O::Tanh, &MLGraphBuilder::tanh, {}},
   };
   for (const auto& u : unary) {
-    for (const Shape& shape : {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}, Shape{2, 3, 40, 50}}) {
+    for (const Shape& shape :
+         {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}, Shape{2, 3, 40, 50}}) {
       const UnaryCase c = u;
       add(
-          std::string(c.name) + " " + std::to_string(shape.size()) + "d" + (shape.size() == 4 && shape[2] == 40 ? " large" : ""), c.type,
+          std::string(c.name) + " " + std::to_string(shape.size()) + "d" +
+              (shape.size() == 4 && shape[2] == 40 ? " large" : ""),
+          c.type,
           [c, shape](CaseBuilder& b, T type) {
             return (b.builder().*c.method)(b.input(type, shape, c.range), {});
           },
@@ -220,7 +223,8 @@ void addElementwiseCases() {
     return b.builder().leakyRelu(b.input(t, {3, 7}), {.alpha = 0.2});
   });
   add("hardSigmoid large", O::HardSigmoid, [](CaseBuilder& b, T t) {
-    return b.builder().hardSigmoid(b.input(t, {1, 16, 40, 40}, {-8, 8}), {.alpha = 0.1667, .beta = 0.5});
+    return b.builder().hardSigmoid(b.input(t, {1, 16, 40, 40}, {-8, 8}),
+                                   {.alpha = 0.1667, .beta = 0.5});
   });
   add("hardSigmoid", O::HardSigmoid, [](CaseBuilder& b, T t) {
     return b.builder().hardSigmoid(b.input(t, {3, 7}, {-4, 4}), {.alpha = 0.3, .beta = 0.4});
@@ -242,9 +246,8 @@ void addElementwiseCases() {
   add("prelu per channel 4d", O::Prelu, [](CaseBuilder& b, T t) {
     return b.builder().prelu(b.input(t, {2, 5, 20, 30}), b.constant(t, {5, 1, 1}));
   });
-  add("prelu scalar slope", O::Prelu, [](CaseBuilder& b, T t) {
-    return b.builder().prelu(b.input(t, {7}), b.constant(t, {}));
-  });
+  add("prelu scalar slope", O::Prelu,
+      [](CaseBuilder& b, T t) { return b.builder().prelu(b.input(t, {7}), b.constant(t, {})); });
   add("prelu broadcast slope", O::Prelu, [](CaseBuilder& b, T t) {
     return b.builder().prelu(b.input(t, {2, 3, 4}), b.constant(t, {3, 1}));
   });
@@ -302,18 +305,18 @@ void addElementwiseCases() {
   // Broadcasting shapes for the cpu backend's binary kernels: rank 5, a scalar on either side,
   // both sides broadcast, large enough for several threads; pow by a scalar 2 (x * x).
   for (const auto& bc : binary) {
-    for (const Shapes& shapes :
-         {Shapes{{2, 1, 3, 1, 4}, {1, 5, 3, 2, 1}}, Shapes{{}, {3, 50, 40}},
-          Shapes{{3, 50, 40}, {}}, Shapes{{3, 1, 40}, {1, 50, 40}}}) {
+    for (const Shapes& shapes : {Shapes{{2, 1, 3, 1, 4}, {1, 5, 3, 2, 1}}, Shapes{{}, {3, 50, 40}},
+                                 Shapes{{3, 50, 40}, {}}, Shapes{{3, 1, 40}, {1, 50, 40}}}) {
       const BinaryCase c = bc;
       const Range a = c.b.low == 0 ? c.b : Range{};
       add(
           std::string(c.name) + " broadcast " + std::to_string(shapes.a.size()) + "d x " +
-              std::to_string(shapes.b.size()) + "d (" + std::to_string(shapes.a.empty() ? 0 : shapes.a.back()) + ")",
+              std::to_string(shapes.b.size()) + "d (" +
+              std::to_string(shapes.a.empty() ? 0 : shapes.a.back()) + ")",
           c.type,
           [c, shapes, a](CaseBuilder& b, T type) {
-            return (b.builder().*c.method)(b.input(type, shapes.a, a),
-                                           b.input(type, shapes.b, c.b), {});
+            return (b.builder().*c.method)(b.input(type, shapes.a, a), b.input(type, shapes.b, c.b),
+                                           {});
           },
           {}, "a");
     }
@@ -452,14 +455,13 @@ void addConvolutionCases() {
          .filterLayout = MLConvTranspose2dFilterOperandLayout::Ohwi});
   });
   add("convTranspose2d nhwc hwoi output padding", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
-    return b.builder().convTranspose2d(
-        b.input(t, {1, 3, 3, 5}), b.constant(t, {3, 3, 7, 5}),
-        {.padding = {1, 1, 1, 1},
-         .strides = {2, 2},
-         .outputPadding = {1, 0},
-         .inputLayout = MLInputOperandLayout::Nhwc,
-         .filterLayout = MLConvTranspose2dFilterOperandLayout::Hwoi,
-         .bias = b.constant(t, {7})});
+    return b.builder().convTranspose2d(b.input(t, {1, 3, 3, 5}), b.constant(t, {3, 3, 7, 5}),
+                                       {.padding = {1, 1, 1, 1},
+                                        .strides = {2, 2},
+                                        .outputPadding = {1, 0},
+                                        .inputLayout = MLInputOperandLayout::Nhwc,
+                                        .filterLayout = MLConvTranspose2dFilterOperandLayout::Hwoi,
+                                        .bias = b.constant(t, {7})});
   });
   add("convTranspose2d 2x2 stride 2, 17 channels", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
     return b.builder().convTranspose2d(b.input(t, {1, 17, 10, 12}),
@@ -497,22 +499,22 @@ void addConvolutionCases() {
   // For the cpu backend's resample kernel: upsampling as in PaddleOCR's detector, downsampling,
   // odd sizes, nhwc axes, large enough for several threads.
   add("resample2d linear x2 large", O::Resample2d, [](CaseBuilder& b, T t) {
-    return b.builder().resample2d(b.input(t, {1, 8, 20, 30}),
-                                  {.mode = MLInterpolationMode::Linear,
-                                   .scales = std::vector<float>{2.0f, 2.0f}});
+    return b.builder().resample2d(
+        b.input(t, {1, 8, 20, 30}),
+        {.mode = MLInterpolationMode::Linear, .scales = std::vector<float>{2.0f, 2.0f}});
   });
   add("resample2d linear down, odd sizes", O::Resample2d, [](CaseBuilder& b, T t) {
-    return b.builder().resample2d(b.input(t, {2, 3, 9, 11}), {.mode = MLInterpolationMode::Linear,
-                                                              .sizes = std::vector<uint32_t>{4, 6}});
+    return b.builder().resample2d(
+        b.input(t, {2, 3, 9, 11}),
+        {.mode = MLInterpolationMode::Linear, .sizes = std::vector<uint32_t>{4, 6}});
   });
   add("resample2d nearest x4 large", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 4, 20, 25}),
                                   {.scales = std::vector<float>{4.0f, 4.0f}});
   });
   add("resample2d nearest nhwc sizes", O::Resample2d, [](CaseBuilder& b, T t) {
-    return b.builder().resample2d(b.input(t, {1, 5, 4, 3}),
-                                  {.sizes = std::vector<uint32_t>{7, 9},
-                                   .axes = std::vector<uint32_t>{1, 2}});
+    return b.builder().resample2d(b.input(t, {1, 5, 4, 3}), {.sizes = std::vector<uint32_t>{7, 9},
+                                                             .axes = std::vector<uint32_t>{1, 2}});
   });
   add("resample2d linear nhwc scales", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {2, 5, 4, 3}),
@@ -521,9 +523,9 @@ void addConvolutionCases() {
                                    .axes = std::vector<uint32_t>{1, 2}});
   });
   add("resample2d nearest axes 0 1", O::Resample2d, [](CaseBuilder& b, T t) {
-    return b.builder().resample2d(b.input(t, {3, 2, 4, 2}),
-                                  {.scales = std::vector<float>{2.0f, 0.5f},
-                                   .axes = std::vector<uint32_t>{0, 1}});
+    return b.builder().resample2d(
+        b.input(t, {3, 2, 4, 2}),
+        {.scales = std::vector<float>{2.0f, 0.5f}, .axes = std::vector<uint32_t>{0, 1}});
   });
   add("resample2d linear sizes", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}), {.mode = MLInterpolationMode::Linear,
@@ -575,9 +577,9 @@ void addNormalizationCases() {
     return b.builder().instanceNormalization(b.input(t, {1, 6, 40, 50}), {.epsilon = 1e-2});
   });
   add("layerNormalization two trailing axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
-    return b.builder().layerNormalization(b.input(t, {3, 4, 5, 6}),
-                                          {.scale = b.constant(t, {5, 6}),
-                                           .axes = std::vector<uint32_t>{2, 3}});
+    return b.builder().layerNormalization(
+        b.input(t, {3, 4, 5, 6}),
+        {.scale = b.constant(t, {5, 6}), .axes = std::vector<uint32_t>{2, 3}});
   });
   add("layerNormalization rows of 768", O::LayerNormalization, [](CaseBuilder& b, T t) {
     return b.builder().layerNormalization(b.input(t, {1, 40, 768}),
@@ -585,13 +587,11 @@ void addNormalizationCases() {
                                            .bias = b.constant(t, {768}),
                                            .axes = std::vector<uint32_t>{2}});
   });
-  add("layerNormalization 1d default axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
-    return b.builder().layerNormalization(b.input(t, {9}));
-  });
+  add("layerNormalization 1d default axes", O::LayerNormalization,
+      [](CaseBuilder& b, T t) { return b.builder().layerNormalization(b.input(t, {9})); });
   add("layerNormalization middle axis", O::LayerNormalization, [](CaseBuilder& b, T t) {
-    return b.builder().layerNormalization(b.input(t, {2, 5, 3}),
-                                          {.bias = b.constant(t, {5}),
-                                           .axes = std::vector<uint32_t>{1}});
+    return b.builder().layerNormalization(
+        b.input(t, {2, 5, 3}), {.bias = b.constant(t, {5}), .axes = std::vector<uint32_t>{1}});
   });
 }
 
@@ -628,14 +628,13 @@ void addReductionCases() {
       Shape shape;
       std::vector<uint32_t> axes;
     };
-    for (const Shaped& shaped : {Shaped{"middle axes 4d", {2, 3, 4, 5}, {1, 2}},
-                                 Shaped{"unit dims", {2, 1, 3, 1, 4}, {1, 2, 3}},
-                                 Shaped{"1d", {11}, {0}},
-                                 Shaped{"no axes", {3, 4}, {}},
-                                 Shaped{"axes 0 and 2", {3, 4, 5}, {0, 2}},
-                                 Shaped{"last axis long rows", {1, 30, 300}, {2}},
-                                 Shaped{"spatial", {1, 8, 30, 40}, {2, 3}},
-                                 Shaped{"channels wide inner", {2, 16, 700}, {1}}}) {
+    for (const Shaped& shaped :
+         {Shaped{"middle axes 4d", {2, 3, 4, 5}, {1, 2}},
+          Shaped{"unit dims", {2, 1, 3, 1, 4}, {1, 2, 3}}, Shaped{"1d", {11}, {0}},
+          Shaped{"no axes", {3, 4}, {}}, Shaped{"axes 0 and 2", {3, 4, 5}, {0, 2}},
+          Shaped{"last axis long rows", {1, 30, 300}, {2}},
+          Shaped{"spatial", {1, 8, 30, 40}, {2, 3}},
+          Shaped{"channels wide inner", {2, 16, 700}, {1}}}) {
       const bool large = shaped.shape.size() > 2 && shaped.shape.back() >= 40;
       if (large && type == O::ReduceProduct) continue;  // overflows/underflows either way
       add(name + " " + shaped.label, type, [method, range, shaped](CaseBuilder& b, T t) {
@@ -710,12 +709,10 @@ void addShapeCases() {
     return b.builder().transpose(b.input(t, {3, 70, 90}),
                                  {.permutation = std::vector<uint32_t>{0, 2, 1}});
   });
-  add("transpose 0d", O::Transpose, [](CaseBuilder& b, T t) {
-    return b.builder().transpose(b.input(t, {}));
-  });
-  add("reshape 1d to 0d", O::Reshape, [](CaseBuilder& b, T t) {
-    return b.builder().reshape(b.input(t, {1}), {});
-  });
+  add("transpose 0d", O::Transpose,
+      [](CaseBuilder& b, T t) { return b.builder().transpose(b.input(t, {})); });
+  add("reshape 1d to 0d", O::Reshape,
+      [](CaseBuilder& b, T t) { return b.builder().reshape(b.input(t, {1}), {}); });
   add("reshape large", O::Reshape, [](CaseBuilder& b, T t) {
     return b.builder().reshape(b.input(t, {3, 200, 100}), {600, 100});
   });
@@ -723,9 +720,8 @@ void addShapeCases() {
     return b.builder().slice(b.input(t, {3, 4, 5, 6, 7}), {1, 0, 2, 1, 0}, {2, 2, 3, 5, 3},
                              {.strides = {1, 2, 1, 1, 3}});
   });
-  add("slice 1d", O::Slice, [](CaseBuilder& b, T t) {
-    return b.builder().slice(b.input(t, {9}), {2}, {5});
-  });
+  add("slice 1d", O::Slice,
+      [](CaseBuilder& b, T t) { return b.builder().slice(b.input(t, {9}), {2}, {5}); });
   add("slice large inner rows", O::Slice, [](CaseBuilder& b, T t) {
     return b.builder().slice(b.input(t, {1, 40, 64, 40}), {0, 3, 1, 0}, {1, 30, 60, 40});
   });
@@ -738,14 +734,14 @@ void addShapeCases() {
   add(
       "concat last axis 4d", O::Concat,
       [](CaseBuilder& b, T t) {
-        return b.builder().concat({b.input(t, {2, 3, 40, 7}), b.input(t, {2, 3, 40, 1}),
-                                   b.constant(t, {2, 3, 40, 9})},
-                                  3);
+        return b.builder().concat(
+            {b.input(t, {2, 3, 40, 7}), b.input(t, {2, 3, 40, 1}), b.constant(t, {2, 3, 40, 9})},
+            3);
       },
       {}, "inputs");
   add("split unequal 3d axis 2", O::Split, [](CaseBuilder& b, T t) {
-    auto pieces = b.builder().split(b.input(t, {2, 3, 11}), std::vector<uint32_t>{4, 2, 5},
-                                    {.axis = 2});
+    auto pieces =
+        b.builder().split(b.input(t, {2, 3, 11}), std::vector<uint32_t>{4, 2, 5}, {.axis = 2});
     return b.builder().concat({pieces[2], pieces[0], pieces[1]}, 2);
   });
   add("expand 0d to 3d", O::Expand, [](CaseBuilder& b, T t) {
@@ -760,12 +756,10 @@ void addShapeCases() {
   add("tile 3d", O::Tile, [](CaseBuilder& b, T t) {
     return b.builder().tile(b.input(t, {2, 1, 3}), {3, 4, 1});
   });
-  add("reverse all 1d", O::Reverse, [](CaseBuilder& b, T t) {
-    return b.builder().reverse(b.input(t, {13}));
-  });
+  add("reverse all 1d", O::Reverse,
+      [](CaseBuilder& b, T t) { return b.builder().reverse(b.input(t, {13})); });
   add("reverse inner 5d", O::Reverse, [](CaseBuilder& b, T t) {
-    return b.builder().reverse(b.input(t, {2, 3, 1, 4, 5}),
-                               {.axes = std::vector<uint32_t>{1, 4}});
+    return b.builder().reverse(b.input(t, {2, 3, 1, 4, 5}), {.axes = std::vector<uint32_t>{1, 4}});
   });
   for (MLPaddingMode mode : {MLPaddingMode::Constant, MLPaddingMode::Edge,
                              MLPaddingMode::Reflection, MLPaddingMode::Symmetric}) {
@@ -791,8 +785,8 @@ void addShapeCases() {
   add(
       "where same shapes", O::Where,
       [](CaseBuilder& b, T t) {
-        return b.builder().where(b.input(T::Uint8, {3, 100, 200}, {0, 1}), b.input(t, {3, 100, 200}),
-                                 b.input(t, {3, 100, 200}));
+        return b.builder().where(b.input(T::Uint8, {3, 100, 200}, {0, 1}),
+                                 b.input(t, {3, 100, 200}), b.input(t, {3, 100, 200}));
       },
       {}, "trueValue");
   add(

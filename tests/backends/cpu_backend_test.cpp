@@ -69,17 +69,16 @@ TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
     auto r = builder.reshape(t, {8, 3});
     auto s = builder.slice(r, {1, 0}, {6, 3}, {.strides = {2, 1}});  // [3, 3]
     auto pieces = builder.split(s, 3, {.axis = 1});                  // 3 x [3, 1]
-    auto c = builder.concat({pieces[2], pieces[0]}, 1);             // [3, 2]
+    auto c = builder.concat({pieces[2], pieces[0]}, 1);              // [3, 2]
     auto e = builder.expand(c, {2, 3, 2});
     auto tiled = builder.tile(e, {1, 1, 2});  // [2, 3, 4]
     auto reversed = builder.reverse(tiled);
     auto padded = builder.pad(reversed, {0, 1, 0}, {0, 0, 1});  // [2, 4, 5]
     auto gathered = builder.gather(padded, builder.input("i", {MLOperandDataType::Int32, {2}}),
-                                   {.axis = 1});  // [2, 2, 5]
+                                   {.axis = 1});                   // [2, 2, 5]
     auto chosen = builder.where(condition, pieces[0], pieces[1]);  // [3, 1]
-    MLGraph graph = builder.build({{"y", builder.reshape(gathered, {20})},
-                                   {"w", chosen},
-                                   {"x2", builder.identity(x)}});
+    MLGraph graph = builder.build(
+        {{"y", builder.reshape(gathered, {20})}, {"w", chosen}, {"x2", builder.identity(x)}});
     expectNoFallback(graph, 13);
   }
 }
@@ -108,16 +107,15 @@ TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
   MLGraphBuilder builder(context);
   const std::vector<float> filter(6 * 2 * 3 * 3, 0.5f), bias(6, 1.0f);
   auto x = builder.input("x", {F32, {1, 6, 5, 4}});
-  auto y = builder.convTranspose2d(
-      x, builder.constant({F32, {6, 2, 3, 3}}, bytesOf(filter)),
-      {.padding = {1, 0, 0, 1},
-       .strides = {2, 2},
-       .dilations = {1, 2},
-       .outputPadding = {1, 0},
-       .groups = 3,
-       .bias = builder.constant({F32, {6}}, bytesOf(bias))});
-  y = builder.resample2d(y, {.mode = MLInterpolationMode::Linear,
-                             .scales = std::vector<float>{2.0f, 2.0f}});
+  auto y = builder.convTranspose2d(x, builder.constant({F32, {6, 2, 3, 3}}, bytesOf(filter)),
+                                   {.padding = {1, 0, 0, 1},
+                                    .strides = {2, 2},
+                                    .dilations = {1, 2},
+                                    .outputPadding = {1, 0},
+                                    .groups = 3,
+                                    .bias = builder.constant({F32, {6}}, bytesOf(bias))});
+  y = builder.resample2d(
+      y, {.mode = MLInterpolationMode::Linear, .scales = std::vector<float>{2.0f, 2.0f}});
   y = builder.resample2d(y, {.sizes = std::vector<uint32_t>{7, 5}});
   auto mean = builder.reduceMean(y, {.axes = std::vector<uint32_t>{2, 3}, .keepDimensions = true});
   auto sum = builder.reduceSum(y, {.axes = std::vector<uint32_t>{1}});

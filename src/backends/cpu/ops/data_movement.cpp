@@ -121,7 +121,8 @@ class StridedCopy {
     const int64_t sourceStep = source_[rank - 1], destinationStep = destination_[rank - 1];
     int64_t rows = 1;
     for (size_t i = 0; i + 1 < rank; ++i) rows *= dims_[i];
-    const bool parallel = rows > 1 && rows * inner * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
+    const bool parallel =
+        rows > 1 && rows * inner * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
 #pragma omp parallel for schedule(static) if (parallel)
     for (int64_t row = 0; row < rows; ++row) {
       int64_t rest = row, sourceAt = 0, destinationAt = 0;
@@ -277,7 +278,8 @@ class PadOp final : public CpuOp {
       const int64_t innerStride = inStrides_[rank - 1];
       int64_t rows = 1;
       for (size_t i = 0; i + 1 < rank; ++i) rows *= outShape_[i];
-      const bool parallel = rows > 1 && rows * inner * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
+      const bool parallel =
+          rows > 1 && rows * inner * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
 #pragma omp parallel for schedule(static) if (parallel)
       for (int64_t row = 0; row < rows; ++row) {
         int64_t rest = row, sourceAt = 0;
@@ -302,7 +304,9 @@ class PadOp final : public CpuOp {
       }
     });
   }
-  std::string implementation() const override { return "cpu pad kernel"; }
+  std::string implementation() const override {
+    return "cpu pad kernel";
+  }
 
  private:
   static int64_t source(int64_t coordinate, int64_t size, MLPaddingMode mode) {
@@ -361,7 +365,9 @@ class GatherOp final : public CpuOp {
                   static_cast<size_t>(block));
     }
   }
-  std::string implementation() const override { return "cpu gather kernel"; }
+  std::string implementation() const override {
+    return "cpu gather kernel";
+  }
 
  private:
   graph::OperandId input_, indices_, output_;
@@ -449,7 +455,9 @@ class WhereOp final : public CpuOp {
       }
     });
   }
-  std::string implementation() const override { return "cpu where kernel"; }
+  std::string implementation() const override {
+    return "cpu where kernel";
+  }
 
  private:
   graph::OperandId condition_, true_, false_, output_;
@@ -459,7 +467,9 @@ class WhereOp final : public CpuOp {
   int64_t count_ = 0;
 };
 
-Dims dimsFrom(const std::vector<uint32_t>& shape) { return Dims(shape.begin(), shape.end()); }
+Dims dimsFrom(const std::vector<uint32_t>& shape) {
+  return Dims(shape.begin(), shape.end());
+}
 
 }  // namespace
 
@@ -484,9 +494,9 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context) {
       const Dims inStrides = contiguousStrides(in.shape);
       Dims source(permutation.size());
       for (size_t i = 0; i < permutation.size(); ++i) source[i] = inStrides[permutation[i]];
-      copies.push_back({input, output,
-                        StridedCopy(dimsFrom(out.shape), source, contiguousStrides(out.shape),
-                                    bytes)});
+      copies.push_back(
+          {input, output,
+           StridedCopy(dimsFrom(out.shape), source, contiguousStrides(out.shape), bytes)});
       return std::make_unique<CopiesOp>("cpu transpose kernel", std::move(copies));
     }
     case OpType::Slice: {
@@ -536,9 +546,9 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context) {
       for (size_t i = 0; i < in.shape.size(); ++i) {
         source[offset + i] = in.shape[i] == 1 ? 0 : own[i];
       }
-      copies.push_back({input, output,
-                        StridedCopy(dimsFrom(out.shape), source, contiguousStrides(out.shape),
-                                    bytes)});
+      copies.push_back(
+          {input, output,
+           StridedCopy(dimsFrom(out.shape), source, contiguousStrides(out.shape), bytes)});
       return std::make_unique<CopiesOp>("cpu expand kernel", std::move(copies));
     }
     case OpType::Tile: {

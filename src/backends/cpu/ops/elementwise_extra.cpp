@@ -83,9 +83,8 @@ class UnaryOp final : public CpuOp {
           return cast(d > 0 ? d + std::log1p(std::exp(-d)) : std::log1p(std::exp(d)));
         });
       case OpType::Softsign:
-        return mapElements(x, y, n, [&](float v) {
-          return cast(double{v} / (1.0 + std::fabs(double{v})));
-        });
+        return mapElements(x, y, n,
+                           [&](float v) { return cast(double{v} / (1.0 + std::fabs(double{v}))); });
       case OpType::HardSigmoid: {
         const double alpha = alpha_, beta = beta_;
         return mapElements(x, y, n, [&](float v) {
@@ -94,9 +93,11 @@ class UnaryOp final : public CpuOp {
         });
       }
       case OpType::IsNaN:
-        return mapElements(x, predicate, n, [](float v) -> uint8_t { return std::isnan(v) ? 1 : 0; });
+        return mapElements(x, predicate, n,
+                           [](float v) -> uint8_t { return std::isnan(v) ? 1 : 0; });
       case OpType::IsInfinite:
-        return mapElements(x, predicate, n, [](float v) -> uint8_t { return std::isinf(v) ? 1 : 0; });
+        return mapElements(x, predicate, n,
+                           [](float v) -> uint8_t { return std::isinf(v) ? 1 : 0; });
       case OpType::LogicalNot:
         return mapElements(reinterpret_cast<const uint8_t*>(in), predicate, n,
                            [](uint8_t v) -> uint8_t { return v == 0 ? 1 : 0; });
@@ -343,7 +344,9 @@ class CastOp final : public CpuOp {
       });
     });
   }
-  std::string implementation() const override { return "cpu cast kernel"; }
+  std::string implementation() const override {
+    return "cpu cast kernel";
+  }
 
   static bool supports(MLOperandDataType type) {
     return type != MLOperandDataType::Int4 && type != MLOperandDataType::Uint4;

@@ -12,7 +12,8 @@ namespace {
 
 constexpr int64_t kParallelElements = int64_t{1} << 14;
 
-const float* optionalData(const DispatchTensors& tensors, const std::optional<graph::OperandId>& id) {
+const float* optionalData(const DispatchTensors& tensors,
+                          const std::optional<graph::OperandId>& id) {
   return id ? tensors[*id].as<float>() : nullptr;
 }
 
@@ -75,8 +76,7 @@ class BatchNormalizationOp final : public CpuOp {
     std::vector<float> multiplier(static_cast<size_t>(channels_));
     for (int64_t c = 0; c < channels_; ++c) {
       const double inverse = 1.0 / std::sqrt(double{variance[c]} + attributes_.epsilon);
-      multiplier[static_cast<size_t>(c)] =
-          static_cast<float>(scale ? inverse * scale[c] : inverse);
+      multiplier[static_cast<size_t>(c)] = static_cast<float>(scale ? inverse * scale[c] : inverse);
     }
     const int64_t rows = outer_ * channels_, inner = inner_, channels = channels_;
 #pragma omp parallel for schedule(static) if (rows * inner > kParallelElements)
@@ -89,7 +89,9 @@ class BatchNormalizationOp final : public CpuOp {
       for (int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - m) * k + b;
     }
   }
-  std::string implementation() const override { return "cpu batchNormalization kernel"; }
+  std::string implementation() const override {
+    return "cpu batchNormalization kernel";
+  }
 
  private:
   graph::BatchNormalizationAttributes attributes_;
@@ -122,7 +124,9 @@ class LayerNormalizationOp final : public CpuOp {
       normalizeRow(x + row * length, y + row * length, length, mean, inverse, scale, bias);
     }
   }
-  std::string implementation() const override { return "cpu layerNormalization kernel"; }
+  std::string implementation() const override {
+    return "cpu layerNormalization kernel";
+  }
 
  private:
   graph::LayerNormalizationAttributes attributes_;
@@ -182,8 +186,7 @@ class InstanceNormalizationOp final : public CpuOp {
         }
       }
       for (size_t c = 0; c < sum.size(); ++c) {
-        const double inverse =
-            1.0 / std::sqrt(squares[c] / static_cast<double>(spatial) + epsilon);
+        const double inverse = 1.0 / std::sqrt(squares[c] / static_cast<double>(spatial) + epsilon);
         mean[c] = static_cast<float>(sum[c]);
         multiplier[c] = static_cast<float>(scale ? inverse * scale[c] : inverse);
         shift[c] = bias ? bias[c] : 0.0f;
@@ -200,7 +203,9 @@ class InstanceNormalizationOp final : public CpuOp {
       }
     }
   }
-  std::string implementation() const override { return "cpu instanceNormalization kernel"; }
+  std::string implementation() const override {
+    return "cpu instanceNormalization kernel";
+  }
 
  private:
   graph::InstanceNormalizationAttributes attributes_;
