@@ -197,10 +197,13 @@ void addElementwiseCases() {
       {"tanh", O::Tanh, &MLGraphBuilder::tanh, {}},
   };
   for (const auto& u : unary) {
-    for (const Shape& shape : {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}}) {
+    for (const Shape& shape :
+         {Shape{}, Shape{7}, Shape{2, 3, 5}, Shape{1, 3, 4, 4}, Shape{2, 3, 40, 50}}) {
       const UnaryCase c = u;
       add(
-          std::string(c.name) + " " + std::to_string(shape.size()) + "d", c.type,
+          std::string(c.name) + " " + std::to_string(shape.size()) + "d" +
+              (shape.size() == 4 && shape[2] == 40 ? " large" : ""),
+          c.type,
           [c, shape](CaseBuilder& b, T type) {
             return (b.builder().*c.method)(b.input(type, shape, c.range), {});
           },
@@ -219,6 +222,10 @@ void addElementwiseCases() {
   add("leakyRelu", O::LeakyRelu, [](CaseBuilder& b, T t) {
     return b.builder().leakyRelu(b.input(t, {3, 7}), {.alpha = 0.2});
   });
+  add("hardSigmoid large", O::HardSigmoid, [](CaseBuilder& b, T t) {
+    return b.builder().hardSigmoid(b.input(t, {1, 16, 40, 40}, {-8, 8}),
+                                   {.alpha = 0.1667, .beta = 0.5});
+  });
   add("hardSigmoid", O::HardSigmoid, [](CaseBuilder& b, T t) {
     return b.builder().hardSigmoid(b.input(t, {3, 7}, {-4, 4}), {.alpha = 0.3, .beta = 0.4});
   });
@@ -236,6 +243,11 @@ void addElementwiseCases() {
       return b.builder().softmax(b.input(t, {3, 4, 5}, {-4, 4}), axis);
     });
   }
+  add("prelu per channel 4d", O::Prelu, [](CaseBuilder& b, T t) {
+    return b.builder().prelu(b.input(t, {2, 5, 20, 30}), b.constant(t, {5, 1, 1}));
+  });
+  add("prelu scalar slope", O::Prelu,
+      [](CaseBuilder& b, T t) { return b.builder().prelu(b.input(t, {7}), b.constant(t, {})); });
   add("prelu broadcast slope", O::Prelu, [](CaseBuilder& b, T t) {
     return b.builder().prelu(b.input(t, {2, 3, 4}), b.constant(t, {3, 1}));
   });
@@ -290,6 +302,37 @@ void addElementwiseCases() {
         return b.builder().pow(b.input(t, {4, 5}, kPositive), b.constant(t, {5}, {-2, 2}));
       },
       {T::Float32, T::Float16}, "a");
+  // Broadcasting shapes for the cpu backend's binary kernels: rank 5, a scalar on either side,
+  // both sides broadcast, large enough for several threads; pow by a scalar 2 (x * x).
+  for (const auto& bc : binary) {
+    for (const Shapes& shapes : {Shapes{{2, 1, 3, 1, 4}, {1, 5, 3, 2, 1}}, Shapes{{}, {3, 50, 40}},
+                                 Shapes{{3, 50, 40}, {}}, Shapes{{3, 1, 40}, {1, 50, 40}}}) {
+      const BinaryCase c = bc;
+      const Range a = c.b.low == 0 ? c.b : Range{};
+      add(
+          std::string(c.name) + " broadcast " + std::to_string(shapes.a.size()) + "d x " +
+              std::to_string(shapes.b.size()) + "d (" +
+              std::to_string(shapes.a.empty() ? 0 : shapes.a.back()) + ")",
+          c.type,
+          [c, shapes, a](CaseBuilder& b, T type) {
+            return (b.builder().*c.method)(b.input(type, shapes.a, a), b.input(type, shapes.b, c.b),
+                                           {});
+          },
+          {}, "a");
+    }
+  }
+  add(
+      "pow by scalar 2", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {3, 50, 40}), b.values(t, {}, {2.0}));
+      },
+      {T::Float32, T::Float16}, "a");
+  add(
+      "pow broadcast rows", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {1, 3, 1}, kPositive), b.constant(t, {2, 1, 7}, {-2, 2}));
+      },
+      {T::Float32, T::Float16}, "a");
   add(
       "where", O::Where,
       [](CaseBuilder& b, T t) {
@@ -297,6 +340,11 @@ void addElementwiseCases() {
                                  b.constant(t, {3, 2, 4}));
       },
       {}, "trueValue");
+  for (T to : {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int8, T::Uint64}) {
+    add("cast large to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
+      return b.builder().cast(b.input(t, {3, 40, 50}, {-1000, 60000}), to);
+    });
+  }
   for (T to : {T::Float32, T::Float16, T::Int32, T::Uint8, T::Int64}) {
     add("cast to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
       return b.builder().cast(b.input(t, {3, 5}, {-3, 300}), to);
@@ -381,6 +429,45 @@ void addConvolutionCases() {
                                             .outputPadding = {1, 1},
                                             .bias = b.constant(t, {3})});
       });
+  // For the cpu backend's deconvolution: groups, dilations, asymmetric padding, output sizes,
+  // nhwc and the other filter layouts, channels not a multiple of 8, the 2x2 stride-2 upsampling
+  // of PaddleOCR's detector.
+  add("convTranspose2d groups, dilations, asymmetric padding", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        return b.builder().convTranspose2d(b.input(t, {2, 6, 5, 4}), b.constant(t, {6, 2, 3, 2}),
+                                           {.padding = {0, 2, 1, 0},
+                                            .strides = {1, 2},
+                                            .dilations = {2, 1},
+                                            .groups = 3,
+                                            .bias = b.constant(t, {6})});
+      });
+  add("convTranspose2d output sizes", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(
+        b.input(t, {1, 3, 4, 5}), b.constant(t, {3, 5, 3, 3}),
+        {.strides = {3, 2}, .outputSizes = std::vector<uint32_t>{12, 12}});
+  });
+  add("convTranspose2d nhwc ohwi groups", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(
+        b.input(t, {1, 4, 3, 4}), b.constant(t, {3, 2, 2, 4}),
+        {.strides = {2, 2},
+         .groups = 2,
+         .inputLayout = MLInputOperandLayout::Nhwc,
+         .filterLayout = MLConvTranspose2dFilterOperandLayout::Ohwi});
+  });
+  add("convTranspose2d nhwc hwoi output padding", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 3, 3, 5}), b.constant(t, {3, 3, 7, 5}),
+                                       {.padding = {1, 1, 1, 1},
+                                        .strides = {2, 2},
+                                        .outputPadding = {1, 0},
+                                        .inputLayout = MLInputOperandLayout::Nhwc,
+                                        .filterLayout = MLConvTranspose2dFilterOperandLayout::Hwoi,
+                                        .bias = b.constant(t, {7})});
+  });
+  add("convTranspose2d 2x2 stride 2, 17 channels", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 17, 10, 12}),
+                                       b.constant(t, {17, 9, 2, 2}, kSmall),
+                                       {.strides = {2, 2}, .bias = b.constant(t, {9})});
+  });
   using Pool = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLPool2dOptions&);
   const std::pair<O, Pool> pools[] = {{O::AveragePool2d, &MLGraphBuilder::averagePool2d},
                                       {O::MaxPool2d, &MLGraphBuilder::maxPool2d},
@@ -409,6 +496,37 @@ void addConvolutionCases() {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}),
                                   {.scales = std::vector<float>{2.0f, 2.0f}});
   });
+  // For the cpu backend's resample kernel: upsampling as in PaddleOCR's detector, downsampling,
+  // odd sizes, nhwc axes, large enough for several threads.
+  add("resample2d linear x2 large", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(
+        b.input(t, {1, 8, 20, 30}),
+        {.mode = MLInterpolationMode::Linear, .scales = std::vector<float>{2.0f, 2.0f}});
+  });
+  add("resample2d linear down, odd sizes", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(
+        b.input(t, {2, 3, 9, 11}),
+        {.mode = MLInterpolationMode::Linear, .sizes = std::vector<uint32_t>{4, 6}});
+  });
+  add("resample2d nearest x4 large", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 4, 20, 25}),
+                                  {.scales = std::vector<float>{4.0f, 4.0f}});
+  });
+  add("resample2d nearest nhwc sizes", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 5, 4, 3}), {.sizes = std::vector<uint32_t>{7, 9},
+                                                             .axes = std::vector<uint32_t>{1, 2}});
+  });
+  add("resample2d linear nhwc scales", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {2, 5, 4, 3}),
+                                  {.mode = MLInterpolationMode::Linear,
+                                   .scales = std::vector<float>{1.5f, 3.0f},
+                                   .axes = std::vector<uint32_t>{1, 2}});
+  });
+  add("resample2d nearest axes 0 1", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(
+        b.input(t, {3, 2, 4, 2}),
+        {.scales = std::vector<float>{2.0f, 0.5f}, .axes = std::vector<uint32_t>{0, 1}});
+  });
   add("resample2d linear sizes", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}), {.mode = MLInterpolationMode::Linear,
                                                              .sizes = std::vector<uint32_t>{5, 7}});
@@ -431,6 +549,49 @@ void addNormalizationCases() {
                                           {.scale = b.constant(t, {8}),
                                            .bias = b.constant(t, {8}),
                                            .axes = std::vector<uint32_t>{2}});
+  });
+  // Shapes that stress the cpu backend's normalization kernels: channel axis not 1, rank 1 and
+  // 5, no scale or bias, nhwc, rows long enough for several threads, several trailing axes, and
+  // axes the kernel does not take (the reference then runs).
+  add("batchNormalization axis 2 rank 5 no bias", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(
+        b.input(t, {2, 3, 5, 2, 3}), b.constant(t, {5}), b.constant(t, {5}, kPositive),
+        {.scale = b.constant(t, {5}), .axis = 2, .epsilon = 1e-3});
+  });
+  add("batchNormalization 1d no scale", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(b.input(t, {7}), b.constant(t, {7}),
+                                          b.constant(t, {7}, kPositive),
+                                          {.bias = b.constant(t, {7}), .axis = 0});
+  });
+  add("batchNormalization large", O::BatchNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().batchNormalization(
+        b.input(t, {1, 17, 30, 40}), b.constant(t, {17}), b.constant(t, {17}, kPositive),
+        {.scale = b.constant(t, {17}), .bias = b.constant(t, {17})});
+  });
+  add("instanceNormalization nhwc, no scale", O::InstanceNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().instanceNormalization(
+        b.input(t, {2, 5, 4, 3}),
+        {.bias = b.constant(t, {3}), .layout = MLInputOperandLayout::Nhwc});
+  });
+  add("instanceNormalization large", O::InstanceNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().instanceNormalization(b.input(t, {1, 6, 40, 50}), {.epsilon = 1e-2});
+  });
+  add("layerNormalization two trailing axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(
+        b.input(t, {3, 4, 5, 6}),
+        {.scale = b.constant(t, {5, 6}), .axes = std::vector<uint32_t>{2, 3}});
+  });
+  add("layerNormalization rows of 768", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {1, 40, 768}),
+                                          {.scale = b.constant(t, {768}),
+                                           .bias = b.constant(t, {768}),
+                                           .axes = std::vector<uint32_t>{2}});
+  });
+  add("layerNormalization 1d default axes", O::LayerNormalization,
+      [](CaseBuilder& b, T t) { return b.builder().layerNormalization(b.input(t, {9})); });
+  add("layerNormalization middle axis", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(
+        b.input(t, {2, 5, 3}), {.bias = b.constant(t, {5}), .axes = std::vector<uint32_t>{1}});
   });
 }
 
@@ -460,6 +621,26 @@ void addReductionCases() {
     add(name + " all axes", type, [method, range](CaseBuilder& b, T t) {
       return (b.builder().*method)(b.input(t, {2, 3, 4}, range), {});
     });
+    // For the cpu backend's reduction kernel: rows, a middle run of axes, unit dimensions,
+    // rank 1, no axes, axes that are not adjacent (the reference then runs), long reductions.
+    struct Shaped {
+      const char* label;
+      Shape shape;
+      std::vector<uint32_t> axes;
+    };
+    for (const Shaped& shaped :
+         {Shaped{"middle axes 4d", {2, 3, 4, 5}, {1, 2}},
+          Shaped{"unit dims", {2, 1, 3, 1, 4}, {1, 2, 3}}, Shaped{"1d", {11}, {0}},
+          Shaped{"no axes", {3, 4}, {}}, Shaped{"axes 0 and 2", {3, 4, 5}, {0, 2}},
+          Shaped{"last axis long rows", {1, 30, 300}, {2}},
+          Shaped{"spatial", {1, 8, 30, 40}, {2, 3}},
+          Shaped{"channels wide inner", {2, 16, 700}, {1}}}) {
+      const bool large = shaped.shape.size() > 2 && shaped.shape.back() >= 40;
+      if (large && type == O::ReduceProduct) continue;  // overflows/underflows either way
+      add(name + " " + shaped.label, type, [method, range, shaped](CaseBuilder& b, T t) {
+        return (b.builder().*method)(b.input(t, shaped.shape, range), {.axes = shaped.axes});
+      });
+    }
   }
   add("argMax axis 1", O::ArgMax, [](CaseBuilder& b, T t) {
     return b.builder().argMax(b.input(t, {3, 6, 2}), 1);
@@ -510,6 +691,111 @@ void addShapeCases() {
   add("reverse", O::Reverse, [](CaseBuilder& b, T t) {
     return b.builder().reverse(b.input(t, {3, 4, 2}), {.axes = std::vector<uint32_t>{0, 2}});
   });
+  // Shapes that stress the cpu backend's data movement kernels: merged and unit dimensions, the
+  // blocked 2-D transpose with sizes that are not multiples of its tile, rank 0, 1 and 5,
+  // broadcasting, large enough to run on several threads.
+  add("transpose 5d", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {2, 1, 3, 4, 5}),
+                                 {.permutation = std::vector<uint32_t>{4, 2, 1, 0, 3}});
+  });
+  add("transpose 2d 67x45", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {67, 45}));
+  });
+  add("transpose heads 1x37x4x33", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {1, 37, 4, 33}),
+                                 {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
+  });
+  add("transpose inner 3x70x90", O::Transpose, [](CaseBuilder& b, T t) {
+    return b.builder().transpose(b.input(t, {3, 70, 90}),
+                                 {.permutation = std::vector<uint32_t>{0, 2, 1}});
+  });
+  add("transpose 0d", O::Transpose,
+      [](CaseBuilder& b, T t) { return b.builder().transpose(b.input(t, {})); });
+  add("reshape 1d to 0d", O::Reshape,
+      [](CaseBuilder& b, T t) { return b.builder().reshape(b.input(t, {1}), {}); });
+  add("reshape large", O::Reshape, [](CaseBuilder& b, T t) {
+    return b.builder().reshape(b.input(t, {3, 200, 100}), {600, 100});
+  });
+  add("slice 5d strides", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {3, 4, 5, 6, 7}), {1, 0, 2, 1, 0}, {2, 2, 3, 5, 3},
+                             {.strides = {1, 2, 1, 1, 3}});
+  });
+  add("slice 1d", O::Slice,
+      [](CaseBuilder& b, T t) { return b.builder().slice(b.input(t, {9}), {2}, {5}); });
+  add("slice large inner rows", O::Slice, [](CaseBuilder& b, T t) {
+    return b.builder().slice(b.input(t, {1, 40, 64, 40}), {0, 3, 1, 0}, {1, 30, 60, 40});
+  });
+  add(
+      "concat axis 0 1d", O::Concat,
+      [](CaseBuilder& b, T t) {
+        return b.builder().concat({b.input(t, {3}), b.constant(t, {1}), b.input(t, {5})}, 0);
+      },
+      {}, "inputs");
+  add(
+      "concat last axis 4d", O::Concat,
+      [](CaseBuilder& b, T t) {
+        return b.builder().concat(
+            {b.input(t, {2, 3, 40, 7}), b.input(t, {2, 3, 40, 1}), b.constant(t, {2, 3, 40, 9})},
+            3);
+      },
+      {}, "inputs");
+  add("split unequal 3d axis 2", O::Split, [](CaseBuilder& b, T t) {
+    auto pieces =
+        b.builder().split(b.input(t, {2, 3, 11}), std::vector<uint32_t>{4, 2, 5}, {.axis = 2});
+    return b.builder().concat({pieces[2], pieces[0], pieces[1]}, 2);
+  });
+  add("expand 0d to 3d", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {}), {2, 3, 4});
+  });
+  add("expand middle 5d", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {2, 1, 3, 1, 5}), {2, 4, 3, 6, 5});
+  });
+  add("expand large", O::Expand, [](CaseBuilder& b, T t) {
+    return b.builder().expand(b.input(t, {1, 64, 1}), {8, 64, 100});
+  });
+  add("tile 3d", O::Tile, [](CaseBuilder& b, T t) {
+    return b.builder().tile(b.input(t, {2, 1, 3}), {3, 4, 1});
+  });
+  add("reverse all 1d", O::Reverse,
+      [](CaseBuilder& b, T t) { return b.builder().reverse(b.input(t, {13})); });
+  add("reverse inner 5d", O::Reverse, [](CaseBuilder& b, T t) {
+    return b.builder().reverse(b.input(t, {2, 3, 1, 4, 5}), {.axes = std::vector<uint32_t>{1, 4}});
+  });
+  for (MLPaddingMode mode : {MLPaddingMode::Constant, MLPaddingMode::Edge,
+                             MLPaddingMode::Reflection, MLPaddingMode::Symmetric}) {
+    add("pad 4d mode " + std::to_string(static_cast<int>(mode)), O::Pad,
+        [mode](CaseBuilder& b, T t) {
+          return b.builder().pad(b.input(t, {1, 3, 20, 30}), {0, 1, 3, 2}, {0, 2, 1, 4},
+                                 {.mode = mode, .value = -1.5});
+        });
+  }
+  add("pad 1d", O::Pad, [](CaseBuilder& b, T t) {
+    return b.builder().pad(b.input(t, {5}), {3}, {0}, {.mode = MLPaddingMode::Reflection});
+  });
+  add("gather axis 0 int64 negative", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {4, 3}), b.values(T::Int64, {3}, {-1, 0, 2}));
+  });
+  add("gather scalar index last axis", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {2, 3, 5}), b.values(T::Uint32, {}, {3}), {.axis = 2});
+  });
+  add("gather rows of a table", O::Gather, [](CaseBuilder& b, T t) {
+    return b.builder().gather(b.input(t, {50, 64}),
+                              b.values(T::Int32, {2, 20}, std::vector<double>(40, 7.0)));
+  });
+  add(
+      "where same shapes", O::Where,
+      [](CaseBuilder& b, T t) {
+        return b.builder().where(b.input(T::Uint8, {3, 100, 200}, {0, 1}),
+                                 b.input(t, {3, 100, 200}), b.input(t, {3, 100, 200}));
+      },
+      {}, "trueValue");
+  add(
+      "where 0d condition, 5d values", O::Where,
+      [](CaseBuilder& b, T t) {
+        return b.builder().where(b.input(T::Uint8, {}, {0, 1}), b.input(t, {2, 1, 3, 1, 2}),
+                                 b.constant(t, {1, 2, 1, 4, 1}));
+      },
+      {}, "trueValue");
   add("triangular lower", O::Triangular, [](CaseBuilder& b, T t) {
     return b.builder().triangular(b.input(t, {4, 5}), {.upper = false, .diagonal = 1});
   });

@@ -45,7 +45,83 @@ TEST(CpuBackend, HotFloat32OpsRunOnOneDnnTheRestOnTheReference) {
     EXPECT_FALSE(implementations[oneDnn].empty());
   }
   EXPECT_EQ(implementations[3], kFallback);  // oneDNN has no l2 pooling
-  EXPECT_EQ(implementations[4], kFallback);
+  EXPECT_EQ(implementations[4], "cpu copy kernel");
+}
+
+// Every operation of `graph` runs on a kernel of the cpu backend, none on the reference fallback.
+void expectNoFallback(const MLGraph& graph, size_t operations) {
+  const auto implementations = cpu::operationImplementations(*graph.state()->compiled);
+  ASSERT_EQ(implementations.size(), operations);
+  for (size_t i = 0; i < implementations.size(); ++i) {
+    EXPECT_NE(implementations[i], kFallback) << "operation " << i;
+    EXPECT_FALSE(implementations[i].empty()) << "operation " << i;
+  }
+}
+
+TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
+  for (MLOperandDataType type : {F32, MLOperandDataType::Float16, MLOperandDataType::Int32,
+                                 MLOperandDataType::Int64, MLOperandDataType::Uint8}) {
+    MLContext context = createContext({.backend = "cpu"});
+    MLGraphBuilder builder(context);
+    auto x = builder.input("x", {type, {2, 3, 4}});
+    auto condition = builder.input("c", {MLOperandDataType::Uint8, {3, 1}});
+    auto t = builder.transpose(x, {.permutation = std::vector<uint32_t>{2, 0, 1}});  // [4, 2, 3]
+    auto r = builder.reshape(t, {8, 3});
+    auto s = builder.slice(r, {1, 0}, {6, 3}, {.strides = {2, 1}});  // [3, 3]
+    auto pieces = builder.split(s, 3, {.axis = 1});                  // 3 x [3, 1]
+    auto c = builder.concat({pieces[2], pieces[0]}, 1);              // [3, 2]
+    auto e = builder.expand(c, {2, 3, 2});
+    auto tiled = builder.tile(e, {1, 1, 2});  // [2, 3, 4]
+    auto reversed = builder.reverse(tiled);
+    auto padded = builder.pad(reversed, {0, 1, 0}, {0, 0, 1});  // [2, 4, 5]
+    auto gathered = builder.gather(padded, builder.input("i", {MLOperandDataType::Int32, {2}}),
+                                   {.axis = 1});                   // [2, 2, 5]
+    auto chosen = builder.where(condition, pieces[0], pieces[1]);  // [3, 1]
+    MLGraph graph = builder.build(
+        {{"y", builder.reshape(gathered, {20})}, {"w", chosen}, {"x2", builder.identity(x)}});
+    expectNoFallback(graph, 13);
+  }
+}
+
+TEST(CpuBackend, NormalizationAndElementwiseFloat32RunOnOwnKernels) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  const std::vector<float> ones(4, 1.0f);
+  auto channel = [&] { return builder.constant({F32, {4}}, bytesOf(ones)); };
+  auto x = builder.input("x", {F32, {2, 4, 3, 5}});
+  auto y = builder.batchNormalization(x, channel(), channel(), {.scale = channel()});
+  y = builder.instanceNormalization(y, {.bias = channel()});
+  y = builder.layerNormalization(y, {.axes = std::vector<uint32_t>{2, 3}});
+  y = builder.hardSigmoid(y);
+  y = builder.erf(y);
+  y = builder.pow(y, builder.max(y, builder.floor(y)));
+  y = builder.prelu(y, builder.constant({F32, {4, 1, 1}}, bytesOf(ones)));
+  auto flags = builder.logicalNot(builder.greater(y, builder.min(y, builder.sin(y))));
+  auto counts = builder.cast(builder.cast(flags, MLOperandDataType::Int32), F32);
+  MLGraph graph = builder.build({{"y", y}, {"counts", counts}});
+  expectNoFallback(graph, 15);
+}
+
+TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  const std::vector<float> filter(6 * 2 * 3 * 3, 0.5f), bias(6, 1.0f);
+  auto x = builder.input("x", {F32, {1, 6, 5, 4}});
+  auto y = builder.convTranspose2d(x, builder.constant({F32, {6, 2, 3, 3}}, bytesOf(filter)),
+                                   {.padding = {1, 0, 0, 1},
+                                    .strides = {2, 2},
+                                    .dilations = {1, 2},
+                                    .outputPadding = {1, 0},
+                                    .groups = 3,
+                                    .bias = builder.constant({F32, {6}}, bytesOf(bias))});
+  y = builder.resample2d(
+      y, {.mode = MLInterpolationMode::Linear, .scales = std::vector<float>{2.0f, 2.0f}});
+  y = builder.resample2d(y, {.sizes = std::vector<uint32_t>{7, 5}});
+  auto mean = builder.reduceMean(y, {.axes = std::vector<uint32_t>{2, 3}, .keepDimensions = true});
+  auto sum = builder.reduceSum(y, {.axes = std::vector<uint32_t>{1}});
+  auto largest = builder.reduceLogSumExp(y, {.axes = std::vector<uint32_t>{3}});
+  MLGraph graph = builder.build({{"mean", mean}, {"sum", sum}, {"lse", largest}});
+  expectNoFallback(graph, 6);
 }
 
 TEST(CpuBackend, Float16StaysOnTheReference) {

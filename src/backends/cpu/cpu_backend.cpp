@@ -71,6 +71,69 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
         return createPoolingOp(context);
       case graph::OpType::Softmax:
         return createSoftmaxOp(context);
+      case graph::OpType::Reshape:
+      case graph::OpType::Identity:
+      case graph::OpType::Transpose:
+      case graph::OpType::Slice:
+      case graph::OpType::Split:
+      case graph::OpType::Concat:
+      case graph::OpType::Expand:
+      case graph::OpType::Tile:
+      case graph::OpType::Reverse:
+      case graph::OpType::Pad:
+      case graph::OpType::Gather:
+      case graph::OpType::Where:
+        return createDataMovementOp(context);
+      case graph::OpType::BatchNormalization:
+      case graph::OpType::InstanceNormalization:
+      case graph::OpType::LayerNormalization:
+        return createNormalizationOp(context);
+      case graph::OpType::Erf:
+      case graph::OpType::Reciprocal:
+      case graph::OpType::Sign:
+      case graph::OpType::Floor:
+      case graph::OpType::Ceil:
+      case graph::OpType::RoundEven:
+      case graph::OpType::Sin:
+      case graph::OpType::Cos:
+      case graph::OpType::Tan:
+      case graph::OpType::Log:
+      case graph::OpType::Softplus:
+      case graph::OpType::Softsign:
+      case graph::OpType::HardSigmoid:
+      case graph::OpType::IsNaN:
+      case graph::OpType::IsInfinite:
+      case graph::OpType::LogicalNot:
+      case graph::OpType::Pow:
+      case graph::OpType::Max:
+      case graph::OpType::Min:
+      case graph::OpType::LogicalAnd:
+      case graph::OpType::LogicalOr:
+      case graph::OpType::LogicalXor:
+      case graph::OpType::Equal:
+      case graph::OpType::NotEqual:
+      case graph::OpType::Greater:
+      case graph::OpType::GreaterOrEqual:
+      case graph::OpType::Lesser:
+      case graph::OpType::LesserOrEqual:
+      case graph::OpType::Prelu:
+      case graph::OpType::Cast:
+        return createElementwiseKernelOp(context);
+      case graph::OpType::ReduceL1:
+      case graph::OpType::ReduceL2:
+      case graph::OpType::ReduceLogSum:
+      case graph::OpType::ReduceLogSumExp:
+      case graph::OpType::ReduceMax:
+      case graph::OpType::ReduceMean:
+      case graph::OpType::ReduceMin:
+      case graph::OpType::ReduceProduct:
+      case graph::OpType::ReduceSum:
+      case graph::OpType::ReduceSumSquare:
+        return createReductionOp(context);
+      case graph::OpType::ConvTranspose2d:
+        return createDeconvolutionOp(context);
+      case graph::OpType::Resample2d:
+        return createResampleOp(context);
       default:
         return createEltwiseOp(context);  // null for ops that are not element-wise activations
     }

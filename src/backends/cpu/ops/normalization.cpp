@@ -1,0 +1,254 @@
+// batchNormalization, layerNormalization (axes that are the trailing dimensions in order) and
+// instanceNormalization on the cpu backend, float32, kernels of our own: per channel or per row,
+// statistics in double, the normalization (x - mean) * (scale / sqrt(variance + epsilon)) + bias
+// in float, vectorized, OpenMP over rows. Other axes and types stay on the reference.
+#include <cmath>
+#include <vector>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+namespace {
+
+constexpr int64_t kParallelElements = int64_t{1} << 14;
+
+const float* optionalData(const DispatchTensors& tensors,
+                          const std::optional<graph::OperandId>& id) {
+  return id ? tensors[*id].as<float>() : nullptr;
+}
+
+// Normalizes `count` elements of `x` into `y` with the row's mean and inverse deviation.
+inline void normalizeRow(const float* x, float* y, int64_t count, float mean, float inverse,
+                         const float* scale, const float* bias) {
+  if (scale && bias) {
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse * scale[i] + bias[i];
+  } else if (scale) {
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse * scale[i];
+  } else if (bias) {
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse + bias[i];
+  } else {
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse;
+  }
+}
+
+// The mean and 1 / sqrt(variance + epsilon) of `count` contiguous floats (two passes, double).
+inline void rowStatistics(const float* x, int64_t count, double epsilon, float& mean,
+                          float& inverse) {
+  double sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t i = 0; i < count; ++i) sum += x[i];
+  const double m = sum / static_cast<double>(count);
+  double squares = 0;
+#pragma omp simd reduction(+ : squares)
+  for (int64_t i = 0; i < count; ++i) {
+    const double d = x[i] - m;
+    squares += d * d;
+  }
+  mean = static_cast<float>(m);
+  inverse = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(count) + epsilon));
+}
+
+class BatchNormalizationOp final : public CpuOp {
+ public:
+  explicit BatchNormalizationOp(const OpCompileContext& context)
+      : attributes_(context.operation.attributesAs<graph::BatchNormalizationAttributes>()),
+        input_(context.operation.inputs[0]),
+        mean_(context.operation.inputs[1]),
+        variance_(context.operation.inputs[2]),
+        output_(context.operation.outputs[0]) {
+    const auto& shape = context.descriptor(input_).shape;
+    for (uint32_t i = 0; i < attributes_.axis; ++i) outer_ *= shape[i];
+    channels_ = shape[attributes_.axis];
+    for (size_t i = attributes_.axis + 1; i < shape.size(); ++i) inner_ *= shape[i];
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    const float* mean = tensors[mean_].as<float>();
+    const float* variance = tensors[variance_].as<float>();
+    const float* scale = optionalData(tensors, attributes_.scale);
+    const float* bias = optionalData(tensors, attributes_.bias);
+    std::vector<float> multiplier(static_cast<size_t>(channels_));
+    for (int64_t c = 0; c < channels_; ++c) {
+      const double inverse = 1.0 / std::sqrt(double{variance[c]} + attributes_.epsilon);
+      multiplier[static_cast<size_t>(c)] = static_cast<float>(scale ? inverse * scale[c] : inverse);
+    }
+    const int64_t rows = outer_ * channels_, inner = inner_, channels = channels_;
+#pragma omp parallel for schedule(static) if (rows * inner > kParallelElements)
+    for (int64_t row = 0; row < rows; ++row) {
+      const int64_t c = row % channels;
+      const float m = mean[c], k = multiplier[static_cast<size_t>(c)], b = bias ? bias[c] : 0.0f;
+      const float* xr = x + row * inner;
+      float* yr = y + row * inner;
+#pragma omp simd
+      for (int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - m) * k + b;
+    }
+  }
+  std::string implementation() const override {
+    return "cpu batchNormalization kernel";
+  }
+
+ private:
+  graph::BatchNormalizationAttributes attributes_;
+  graph::OperandId input_, mean_, variance_, output_;
+  int64_t outer_ = 1, channels_ = 1, inner_ = 1;
+};
+
+// layerNormalization over the trailing `count` elements of each row.
+class LayerNormalizationOp final : public CpuOp {
+ public:
+  LayerNormalizationOp(const OpCompileContext& context, int64_t rowLength)
+      : attributes_(context.operation.attributesAs<graph::LayerNormalizationAttributes>()),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        rowLength_(rowLength) {
+    rows_ = static_cast<int64_t>(context.descriptor(input_).elementCount()) / rowLength_;
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    const float* scale = optionalData(tensors, attributes_.scale);
+    const float* bias = optionalData(tensors, attributes_.bias);
+    const int64_t rows = rows_, length = rowLength_;
+    const double epsilon = attributes_.epsilon;
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * length > kParallelElements)
+    for (int64_t row = 0; row < rows; ++row) {
+      float mean = 0, inverse = 0;
+      rowStatistics(x + row * length, length, epsilon, mean, inverse);
+      normalizeRow(x + row * length, y + row * length, length, mean, inverse, scale, bias);
+    }
+  }
+  std::string implementation() const override {
+    return "cpu layerNormalization kernel";
+  }
+
+ private:
+  graph::LayerNormalizationAttributes attributes_;
+  graph::OperandId input_, output_;
+  int64_t rowLength_ = 1, rows_ = 0;
+};
+
+class InstanceNormalizationOp final : public CpuOp {
+ public:
+  explicit InstanceNormalizationOp(const OpCompileContext& context)
+      : attributes_(context.operation.attributesAs<graph::InstanceNormalizationAttributes>()),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]) {
+    const auto& s = context.descriptor(input_).shape;
+    batches_ = s[0];
+    const bool nchw = attributes_.layout == MLInputOperandLayout::Nchw;
+    channels_ = nchw ? s[1] : s[3];
+    spatial_ = nchw ? int64_t{s[2]} * s[3] : int64_t{s[1]} * s[2];
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    const float* scale = optionalData(tensors, attributes_.scale);
+    const float* bias = optionalData(tensors, attributes_.bias);
+    const int64_t channels = channels_, spatial = spatial_, batches = batches_;
+    const double epsilon = attributes_.epsilon;
+    if (attributes_.layout == MLInputOperandLayout::Nchw) {
+      const int64_t rows = batches * channels;
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * spatial > kParallelElements)
+      for (int64_t row = 0; row < rows; ++row) {
+        const int64_t c = row % channels;
+        float mean = 0, inverse = 0;
+        rowStatistics(x + row * spatial, spatial, epsilon, mean, inverse);
+        const float k = scale ? inverse * scale[c] : inverse, b = bias ? bias[c] : 0.0f;
+        const float* xr = x + row * spatial;
+        float* yr = y + row * spatial;
+#pragma omp simd
+        for (int64_t i = 0; i < spatial; ++i) yr[i] = (xr[i] - mean) * k + b;
+      }
+      return;
+    }
+    // nhwc: per batch, statistics of every channel over the spatial positions.
+    for (int64_t n = 0; n < batches; ++n) {
+      const float* xb = x + n * spatial * channels;
+      float* yb = y + n * spatial * channels;
+      std::vector<double> sum(static_cast<size_t>(channels), 0.0), squares(sum);
+      for (int64_t p = 0; p < spatial; ++p) {
+        for (int64_t c = 0; c < channels; ++c) sum[static_cast<size_t>(c)] += xb[p * channels + c];
+      }
+      std::vector<float> mean(sum.size()), multiplier(sum.size()), shift(sum.size());
+      for (size_t c = 0; c < sum.size(); ++c) sum[c] /= static_cast<double>(spatial);
+      for (int64_t p = 0; p < spatial; ++p) {
+        for (int64_t c = 0; c < channels; ++c) {
+          const double d = xb[p * channels + c] - sum[static_cast<size_t>(c)];
+          squares[static_cast<size_t>(c)] += d * d;
+        }
+      }
+      for (size_t c = 0; c < sum.size(); ++c) {
+        const double inverse = 1.0 / std::sqrt(squares[c] / static_cast<double>(spatial) + epsilon);
+        mean[c] = static_cast<float>(sum[c]);
+        multiplier[c] = static_cast<float>(scale ? inverse * scale[c] : inverse);
+        shift[c] = bias ? bias[c] : 0.0f;
+      }
+      const float* m = mean.data();
+      const float* k = multiplier.data();
+      const float* b = shift.data();
+#pragma omp parallel for schedule(static) if (spatial * channels > kParallelElements)
+      for (int64_t p = 0; p < spatial; ++p) {
+#pragma omp simd
+        for (int64_t c = 0; c < channels; ++c) {
+          yb[p * channels + c] = (xb[p * channels + c] - m[c]) * k[c] + b[c];
+        }
+      }
+    }
+  }
+  std::string implementation() const override {
+    return "cpu instanceNormalization kernel";
+  }
+
+ private:
+  graph::InstanceNormalizationAttributes attributes_;
+  graph::OperandId input_, output_;
+  int64_t batches_ = 1, channels_ = 1, spatial_ = 1;
+};
+
+bool allFloat32(const OpCompileContext& context) {
+  for (graph::OperandId id : context.operation.inputs) {
+    if (context.descriptor(id).dataType != MLOperandDataType::Float32) return false;
+  }
+  return context.descriptor(context.operation.outputs[0]).dataType == MLOperandDataType::Float32;
+}
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context) {
+  if (!allFloat32(context)) return nullptr;
+  const auto& input = context.descriptor(context.operation.inputs[0]);
+  if (input.elementCount() == 0) return nullptr;
+  switch (context.operation.type) {
+    case graph::OpType::BatchNormalization:
+      if (input.shape.empty()) return nullptr;
+      return std::make_unique<BatchNormalizationOp>(context);
+    case graph::OpType::InstanceNormalization:
+      if (input.shape.size() != 4) return nullptr;
+      return std::make_unique<InstanceNormalizationOp>(context);
+    case graph::OpType::LayerNormalization: {
+      // The axes must be the trailing dimensions, in order (the parameters' layout then matches
+      // the rows').
+      const auto& axes = context.operation.attributesAs<graph::LayerNormalizationAttributes>().axes;
+      const size_t rank = input.shape.size();
+      if (axes.empty() || axes.size() > rank) return nullptr;
+      int64_t length = 1;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        if (axes[i] != rank - axes.size() + i) return nullptr;
+        length *= input.shape[axes[i]];
+      }
+      return std::make_unique<LayerNormalizationOp>(context, length);
+    }
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace webnn::cpu

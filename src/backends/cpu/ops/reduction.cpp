@@ -1,0 +1,200 @@
+// reduce* on the cpu backend, float32, a kernel of our own: the input seen as [outer, reduced,
+// inner] (the reduced axes adjacent once unit dimensions are dropped, which covers the usual
+// last-axes, channel and spatial reductions); sums and products accumulate in double and round
+// once per output, as the reference does. Other axis sets and types stay on the reference.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+namespace {
+
+using graph::OpType;
+
+constexpr int64_t kParallelElements = int64_t{1} << 14;
+constexpr int64_t kInnerChunk = 256;
+
+double accumulate(OpType type, double acc, double x) {
+  switch (type) {
+    case OpType::ReduceL1:
+      return acc + std::fabs(x);
+    case OpType::ReduceL2:
+    case OpType::ReduceSumSquare:
+      return acc + x * x;
+    case OpType::ReduceProduct:
+      return acc * x;
+    case OpType::ReduceMax:
+      return std::isnan(acc) || std::isnan(x) ? std::numeric_limits<double>::quiet_NaN()
+                                              : (x > acc ? x : acc);
+    case OpType::ReduceMin:
+      return std::isnan(acc) || std::isnan(x) ? std::numeric_limits<double>::quiet_NaN()
+                                              : (x < acc ? x : acc);
+    default:  // sum, mean, logSum
+      return acc + x;
+  }
+}
+
+double initial(OpType type) {
+  switch (type) {
+    case OpType::ReduceProduct:
+      return 1.0;
+    case OpType::ReduceMax:
+      return -std::numeric_limits<double>::infinity();
+    case OpType::ReduceMin:
+      return std::numeric_limits<double>::infinity();
+    default:
+      return 0.0;
+  }
+}
+
+float finish(OpType type, double acc, int64_t count) {
+  switch (type) {
+    case OpType::ReduceMean:
+      return static_cast<float>(acc / static_cast<double>(count));
+    case OpType::ReduceL2:
+      return static_cast<float>(std::sqrt(acc));
+    case OpType::ReduceLogSum:
+      return static_cast<float>(std::log(acc));
+    default:
+      return static_cast<float>(acc);
+  }
+}
+
+template <OpType kType>
+void reduceRow(const float* x, int64_t count, float* out) {
+  if constexpr (kType == OpType::ReduceLogSumExp) {
+    double m = -std::numeric_limits<double>::infinity();
+    for (int64_t i = 0; i < count; ++i) m = x[i] > m ? x[i] : m;
+    double sum = 0;
+    if (std::isinf(m)) {
+      for (int64_t i = 0; i < count; ++i) sum += std::exp(double{x[i]});
+      *out = static_cast<float>(std::log(sum));
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i) sum += std::exp(double{x[i]} - m);
+    *out = static_cast<float>(m + std::log(sum));
+  } else if constexpr (kType == OpType::ReduceSum || kType == OpType::ReduceMean ||
+                       kType == OpType::ReduceLogSum) {
+    double sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t i = 0; i < count; ++i) sum += x[i];
+    *out = finish(kType, sum, count);
+  } else if constexpr (kType == OpType::ReduceSumSquare || kType == OpType::ReduceL2) {
+    double sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t i = 0; i < count; ++i) sum += double{x[i]} * x[i];
+    *out = finish(kType, sum, count);
+  } else {
+    double acc = initial(kType);
+    for (int64_t i = 0; i < count; ++i) acc = accumulate(kType, acc, x[i]);
+    *out = finish(kType, acc, count);
+  }
+}
+
+class ReduceOp final : public CpuOp {
+ public:
+  ReduceOp(const OpCompileContext& context, int64_t outer, int64_t reduced, int64_t inner)
+      : type_(context.operation.type),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        outer_(outer),
+        reduced_(reduced),
+        inner_(inner) {}
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    switch (type_) {
+      case OpType::ReduceSum:
+        return run<OpType::ReduceSum>(x, y);
+      case OpType::ReduceMean:
+        return run<OpType::ReduceMean>(x, y);
+      case OpType::ReduceMax:
+        return run<OpType::ReduceMax>(x, y);
+      case OpType::ReduceMin:
+        return run<OpType::ReduceMin>(x, y);
+      case OpType::ReduceProduct:
+        return run<OpType::ReduceProduct>(x, y);
+      case OpType::ReduceL1:
+        return run<OpType::ReduceL1>(x, y);
+      case OpType::ReduceL2:
+        return run<OpType::ReduceL2>(x, y);
+      case OpType::ReduceSumSquare:
+        return run<OpType::ReduceSumSquare>(x, y);
+      case OpType::ReduceLogSum:
+        return run<OpType::ReduceLogSum>(x, y);
+      case OpType::ReduceLogSumExp:
+        return run<OpType::ReduceLogSumExp>(x, y);
+      default:
+        return;
+    }
+  }
+  std::string implementation() const override { return "cpu reduction kernel"; }
+
+ private:
+  template <OpType kType>
+  void run(const float* x, float* y) const {
+    const int64_t outer = outer_, reduced = reduced_, inner = inner_;
+    const bool parallel = outer * reduced * inner > kParallelElements;
+    if (inner == 1) {
+#pragma omp parallel for schedule(static) if (parallel && outer > 1)
+      for (int64_t o = 0; o < outer; ++o) reduceRow<kType>(x + o * reduced, reduced, y + o);
+      return;
+    }
+    // Reduced axis outside the inner one: accumulate rows of the inner dimension.
+    const int64_t chunks = (inner + kInnerChunk - 1) / kInnerChunk;
+#pragma omp parallel for schedule(static) if (parallel && outer * chunks > 1)
+    for (int64_t task = 0; task < outer * chunks; ++task) {
+      const int64_t o = task / chunks, begin = (task % chunks) * kInnerChunk;
+      const int64_t count = std::min(kInnerChunk, inner - begin);
+      double acc[kInnerChunk];
+      for (int64_t i = 0; i < count; ++i) acc[i] = initial(kType);
+      const float* base = x + o * reduced * inner + begin;
+      for (int64_t r = 0; r < reduced; ++r) {
+        const float* row = base + r * inner;
+        for (int64_t i = 0; i < count; ++i) acc[i] = accumulate(kType, acc[i], row[i]);
+      }
+      float* out = y + o * inner + begin;
+      for (int64_t i = 0; i < count; ++i) out[i] = finish(kType, acc[i], reduced);
+    }
+  }
+
+  OpType type_;
+  graph::OperandId input_, output_;
+  int64_t outer_, reduced_, inner_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context) {
+  const auto& input = context.descriptor(context.operation.inputs[0]);
+  const auto& output = context.descriptor(context.operation.outputs[0]);
+  if (input.dataType != MLOperandDataType::Float32 ||
+      output.dataType != MLOperandDataType::Float32 || input.elementCount() == 0) {
+    return nullptr;
+  }
+  const auto& axes = context.operation.attributesAs<graph::ReduceAttributes>().axes;
+  std::vector<bool> isReduced(input.shape.size(), false);
+  for (uint32_t axis : axes) isReduced[axis] = true;
+  // Groups of kept / reduced dimensions, unit dimensions dropped: at most one reduced group.
+  int64_t outer = 1, reduced = 1, inner = 1;
+  int stage = 0;  // 0: before the reduced group, 1: in it, 2: after it
+  for (size_t d = 0; d < input.shape.size(); ++d) {
+    const int64_t size = input.shape[d];
+    if (size == 1) continue;
+    if (isReduced[d]) {
+      if (stage == 2) return nullptr;
+      stage = 1;
+      reduced *= size;
+    } else {
+      if (stage == 1) stage = 2;
+      (stage == 0 ? outer : inner) *= size;
+    }
+  }
+  if (context.operation.type == OpType::ReduceLogSumExp && inner != 1) return nullptr;
+  return std::make_unique<ReduceOp>(context, outer, reduced, inner);
+}
+
+}  // namespace webnn::cpu
