@@ -803,6 +803,31 @@ void addShapeCases() {
     return b.builder().gather(b.input(t, {3, 5, 2}), b.values(T::Int32, {2, 2}, {4, 0, 2, 2}),
                               {.axis = 1});
   });
+  add("gatherElements last axis int64 negative", O::GatherElements, [](CaseBuilder& b, T t) {
+    return b.builder().gatherElements(
+        b.input(t, {2, 3, 4}),
+        b.values(T::Int64, {2, 3, 2}, {-1, 0, 3, 2, 1, -4, 0, 0, 2, 3, 1, -2}), {.axis = 2});
+  });
+  add("gatherElements middle axis, fewer indices", O::GatherElements, [](CaseBuilder& b, T t) {
+    return b.builder().gatherElements(
+        b.input(t, {2, 5, 3}), b.values(T::Int32, {2, 2, 3}, {4, 0, 1, 2, 3, 4, 0, 0, 1, 1, 2, 2}),
+        {.axis = 1});
+  });
+  add("gatherND full tuples", O::GatherND, [](CaseBuilder& b, T t) {
+    return b.builder().gatherND(
+        b.input(t, {3, 4, 2}),
+        b.values(T::Int64, {2, 2, 3}, {0, 3, 1, 2, 0, 0, -1, -1, -1, 1, 2, 1}));
+  });
+  add("gatherND rows of a table", O::GatherND, [](CaseBuilder& b, T t) {
+    return b.builder().gatherND(b.input(t, {40, 50, 30}),
+                                b.values(T::Int32, {6, 1}, {39, 0, 7, 7, 20, 1}));
+  });
+  add("triangular upper 3d negative diagonal", O::Triangular, [](CaseBuilder& b, T t) {
+    return b.builder().triangular(b.input(t, {2, 5, 4}), {.upper = true, .diagonal = -2});
+  });
+  add("triangular large", O::Triangular, [](CaseBuilder& b, T t) {
+    return b.builder().triangular(b.input(t, {4, 100, 90}), {.upper = false, .diagonal = 3});
+  });
   add("gatherElements", O::GatherElements, [](CaseBuilder& b, T t) {
     return b.builder().gatherElements(
         b.input(t, {3, 4}), b.values(T::Int32, {2, 4}, {0, 2, 1, 0, 2, 2, 0, 1}), {.axis = 0});

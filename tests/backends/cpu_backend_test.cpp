@@ -77,9 +77,14 @@ TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
     auto gathered = builder.gather(padded, builder.input("i", {MLOperandDataType::Int32, {2}}),
                                    {.axis = 1});                   // [2, 2, 5]
     auto chosen = builder.where(condition, pieces[0], pieces[1]);  // [3, 1]
-    MLGraph graph = builder.build(
-        {{"y", builder.reshape(gathered, {20})}, {"w", chosen}, {"x2", builder.identity(x)}});
-    expectNoFallback(graph, 13);
+    auto picked = builder.gatherElements(builder.triangular(padded),
+                                         builder.input("e", {MLOperandDataType::Int32, {2, 4, 5}}));
+    auto rows = builder.gatherND(picked, builder.input("n", {MLOperandDataType::Int64, {3, 2}}));
+    MLGraph graph = builder.build({{"y", builder.reshape(gathered, {20})},
+                                   {"w", chosen},
+                                   {"x2", builder.identity(x)},
+                                   {"rows", rows}});
+    expectNoFallback(graph, 16);
   }
 }
 

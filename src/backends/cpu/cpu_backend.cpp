@@ -70,6 +70,9 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::Reverse:
       case graph::OpType::Pad:
       case graph::OpType::Gather:
+      case graph::OpType::GatherElements:
+      case graph::OpType::GatherND:
+      case graph::OpType::Triangular:
       case graph::OpType::Where:
         return createDataMovementOp(context);
       case graph::OpType::BatchNormalization:
