@@ -642,6 +642,24 @@ void addReductionCases() {
       });
     }
   }
+  add("argMax last axis large", O::ArgMax, [](CaseBuilder& b, T t) {
+    return b.builder().argMax(b.input(t, {40, 30, 50}), 2);
+  });
+  add("argMin 1d", O::ArgMin,
+      [](CaseBuilder& b, T t) { return b.builder().argMin(b.input(t, {13}), 0); });
+  add("argMax axis 0 keep, wide inner", O::ArgMax, [](CaseBuilder& b, T t) {
+    return b.builder().argMax(b.input(t, {6, 40, 70}), 0,
+                              {.keepDimensions = true, .outputDataType = T::Int64});
+  });
+  add("cumulativeSum axis 0 large", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {30, 40, 30}), 0);
+  });
+  add("cumulativeSum 1d exclusive", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {17}), 0, {.exclusive = true});
+  });
+  add("cumulativeSum middle axis reversed", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {2, 9, 5}), 1, {.reversed = true});
+  });
   add("argMax axis 1", O::ArgMax, [](CaseBuilder& b, T t) {
     return b.builder().argMax(b.input(t, {3, 6, 2}), 1);
   });

@@ -125,8 +125,16 @@ TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
   auto mean = builder.reduceMean(y, {.axes = std::vector<uint32_t>{2, 3}, .keepDimensions = true});
   auto sum = builder.reduceSum(y, {.axes = std::vector<uint32_t>{1}});
   auto largest = builder.reduceLogSumExp(y, {.axes = std::vector<uint32_t>{3}});
-  MLGraph graph = builder.build({{"mean", mean}, {"sum", sum}, {"lse", largest}});
-  expectNoFallback(graph, 6);
+  auto where = builder.argMax(y, 1, {.outputDataType = MLOperandDataType::Int64});
+  auto running = builder.cumulativeSum(builder.reduceMax(y, {.axes = std::vector<uint32_t>{2}}), 2);
+  auto nearest = builder.argMin(y, 2);
+  MLGraph graph = builder.build({{"mean", mean},
+                                 {"sum", sum},
+                                 {"lse", largest},
+                                 {"where", where},
+                                 {"running", running},
+                                 {"nearest", nearest}});
+  expectNoFallback(graph, 10);
 }
 
 TEST(CpuBackend, Float16StaysOnTheReference) {

@@ -120,6 +120,9 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::ReduceProduct:
       case graph::OpType::ReduceSum:
       case graph::OpType::ReduceSumSquare:
+      case graph::OpType::ArgMin:
+      case graph::OpType::ArgMax:
+      case graph::OpType::CumulativeSum:
         return createReductionOp(context);
       case graph::OpType::ConvTranspose2d:
         return createDeconvolutionOp(context);

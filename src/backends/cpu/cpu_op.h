@@ -66,7 +66,7 @@ std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context);
 // ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min/prelu, comparisons, logical
 // ops, cast.
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context);
-// ops/reduction.cpp: reduce* over one run of adjacent axes, float32.
+// ops/reduction.cpp: reduce* over one run of adjacent axes, argMin/argMax, cumulativeSum; float32.
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context);
 // ops/deconvolution.cpp: convTranspose2d on oneDNN's deconvolution, float32.
 std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context);
