@@ -853,6 +853,22 @@ void addShapeCases() {
   add("gatherND", O::GatherND, [](CaseBuilder& b, T t) {
     return b.builder().gatherND(b.input(t, {3, 4, 2}), b.values(T::Int32, {2, 2}, {0, 3, 2, 1}));
   });
+  add("scatterElements last axis, duplicates, int64 negative", O::ScatterElements,
+      [](CaseBuilder& b, T t) {
+        return b.builder().scatterElements(
+            b.input(t, {2, 2, 5}),
+            b.values(T::Int64, {2, 2, 3}, {-1, 0, 4, 2, 2, 1, 0, -5, 3, 1, 1, 1}),
+            b.constant(t, {2, 2, 3}), {.axis = 2});
+      });
+  add("scatterND element tuples, duplicates", O::ScatterND, [](CaseBuilder& b, T t) {
+    return b.builder().scatterND(
+        b.input(t, {3, 4, 2}), b.values(T::Int32, {4, 3}, {0, 3, 1, 2, 0, 0, 0, 3, 1, -1, -1, -1}),
+        b.constant(t, {4}));
+  });
+  add("scatterND rows of a table", O::ScatterND, [](CaseBuilder& b, T t) {
+    return b.builder().scatterND(b.input(t, {50, 40, 30}), b.values(T::Int32, {3, 1}, {49, 0, 7}),
+                                 b.constant(t, {3, 40, 30}));
+  });
   add("scatterElements", O::ScatterElements, [](CaseBuilder& b, T t) {
     return b.builder().scatterElements(b.input(t, {3, 3}),
                                        b.values(T::Int32, {2, 3}, {1, 0, 2, 0, 2, 1}),

@@ -80,11 +80,15 @@ TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
     auto picked = builder.gatherElements(builder.triangular(padded),
                                          builder.input("e", {MLOperandDataType::Int32, {2, 4, 5}}));
     auto rows = builder.gatherND(picked, builder.input("n", {MLOperandDataType::Int64, {3, 2}}));
+    rows = builder.scatterND(rows, builder.input("s", {MLOperandDataType::Int32, {1, 1}}),
+                             builder.input("u", {type, {1, 5}}));
+    rows = builder.scatterElements(rows, builder.input("se", {MLOperandDataType::Int32, {3, 2}}),
+                                   builder.input("ue", {type, {3, 2}}), {.axis = 1});
     MLGraph graph = builder.build({{"y", builder.reshape(gathered, {20})},
                                    {"w", chosen},
                                    {"x2", builder.identity(x)},
                                    {"rows", rows}});
-    expectNoFallback(graph, 16);
+    expectNoFallback(graph, 18);
   }
 }
 

@@ -72,6 +72,8 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::Gather:
       case graph::OpType::GatherElements:
       case graph::OpType::GatherND:
+      case graph::OpType::ScatterElements:
+      case graph::OpType::ScatterND:
       case graph::OpType::Triangular:
       case graph::OpType::Where:
         return createDataMovementOp(context);

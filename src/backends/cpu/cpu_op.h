@@ -57,8 +57,8 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createSoftmaxOp(const OpCompileContext& context);
 // Kernels of our own (ops/data_movement.cpp): reshape, identity, transpose, slice, split, concat,
-// expand, tile, reverse, pad, gather, gatherElements, gatherND, triangular, where; any data type
-// of whole bytes.
+// expand, tile, reverse, pad, gather, gatherElements, gatherND, scatterElements, scatterND,
+// triangular, where; any data type of whole bytes.
 std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context);
 // ops/normalization.cpp: batchNormalization, instanceNormalization, layerNormalization (trailing
 // axes), float32.

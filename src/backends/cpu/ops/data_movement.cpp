@@ -1,11 +1,12 @@
 // Data movement on the cpu backend, kernels of our own (oneDNN has no such primitives): reshape,
 // identity, transpose, slice, split, concat, expand, tile, reverse, pad, gather, gatherElements,
-// gatherND, triangular, where. Every data type of whole bytes (by element size: float32, float16,
-// int32, int64, uint8, ...); int4/uint4 stay on the reference. Most ops are one strided copy: an
-// N-d view (possibly negative or zero strides in the source) copied into another, with adjacent
-// dimensions merged where both sides are contiguous, rows of memcpy where the innermost axis is
-// contiguous on both sides, and a blocked 2-D transpose when the source's contiguous axis is not
-// the destination's innermost one. OpenMP over the outer dimensions.
+// gatherND, scatterElements, scatterND, triangular, where. Every data type of whole bytes (by
+// element size: float32, float16, int32, int64, uint8, ...); int4/uint4 stay on the reference. Most
+// ops are one strided copy: an N-d view (possibly negative or zero strides in the source) copied
+// into another, with adjacent dimensions merged where both sides are contiguous, rows of memcpy
+// where the innermost axis is contiguous on both sides, and a blocked 2-D transpose when the
+// source's contiguous axis is not the destination's innermost one. OpenMP over the outer
+// dimensions.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -489,6 +490,82 @@ class GatherNDOp final : public CpuOp {
   Dims shape_, inStrides_;
 };
 
+// scatterElements / scatterND: the input copied, then the updates written in row-major order
+// (one thread: the last write to a duplicated index wins, as in the reference).
+class ScatterOp final : public CpuOp {
+ public:
+  ScatterOp(const OpCompileContext& context, size_t elementBytes)
+      : nd_(context.operation.type == graph::OpType::ScatterND),
+        input_(context.operation.inputs[0]),
+        indices_(context.operation.inputs[1]),
+        updates_(context.operation.inputs[2]),
+        output_(context.operation.outputs[0]),
+        elementBytes_(elementBytes),
+        indicesType_(context.descriptor(indices_).dataType),
+        bytes_(static_cast<int64_t>(context.descriptor(output_).byteLength())) {
+    const auto& out = context.descriptor(output_).shape;
+    const auto& indices = context.descriptor(indices_).shape;
+    outShape_.assign(out.begin(), out.end());
+    outStrides_ = contiguousStrides(out);
+    indicesShape_.assign(indices.begin(), indices.end());
+    count_ = elementCountOf(indices);
+    if (nd_) {
+      tupleSize_ = indices.back();
+      for (size_t i = 0; i + 1 < indices.size(); ++i) batches_ *= indices[i];
+      for (size_t i = static_cast<size_t>(tupleSize_); i < out.size(); ++i) inner_ *= out[i];
+    } else {
+      axis_ = context.operation.attributesAs<graph::ScatterAttributes>().axis;
+    }
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    std::byte* to = tensors[output_].data;
+    if (tensors[input_].data != to) copyBytes(to, tensors[input_].data, bytes_);
+    const std::byte* indices = tensors[indices_].data;
+    const std::byte* updates = tensors[updates_].data;
+    const auto bytes = static_cast<int64_t>(elementBytes_);
+    if (nd_) {
+      const int64_t block = inner_ * bytes;
+      for (int64_t b = 0; b < batches_; ++b) {
+        int64_t offset = 0;
+        for (int64_t j = 0; j < tupleSize_; ++j) {
+          const auto d = static_cast<size_t>(j);
+          offset += resolveIndex(indicesType_, indices, b * tupleSize_ + j, outShape_[d]) *
+                    outStrides_[d];
+        }
+        std::memcpy(to + offset * bytes, updates + b * block, static_cast<size_t>(block));
+      }
+      return;
+    }
+    const size_t rank = indicesShape_.size();
+    const int64_t count = count_;
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rest = i, offset = 0;
+      for (size_t d = rank; d-- > 0;) {
+        const int64_t coordinate = rest % indicesShape_[d];
+        rest /= indicesShape_[d];
+        const int64_t at =
+            d == axis_ ? resolveIndex(indicesType_, indices, i, outShape_[d]) : coordinate;
+        offset += at * outStrides_[d];
+      }
+      std::memcpy(to + offset * bytes, updates + i * bytes, elementBytes_);
+    }
+  }
+  std::string implementation() const override {
+    return nd_ ? "cpu scatterND kernel" : "cpu scatterElements kernel";
+  }
+
+ private:
+  bool nd_;
+  graph::OperandId input_, indices_, updates_, output_;
+  size_t elementBytes_;
+  MLOperandDataType indicesType_;
+  int64_t bytes_;
+  Dims outShape_, outStrides_, indicesShape_;
+  int64_t tupleSize_ = 0, batches_ = 1, inner_ = 1, count_ = 0;
+  size_t axis_ = 0;
+};
+
 // triangular: the elements on and above (upper) or on and below (lower) the diagonal of the last
 // two dimensions, shifted by `diagonal` columns; zeroes elsewhere.
 class TriangularOp final : public CpuOp {
@@ -759,6 +836,10 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context) {
     case OpType::GatherND:
       if (in.elementCount() == 0 || out.elementCount() == 0) return nullptr;
       return std::make_unique<GatherNDOp>(context, bytes);
+    case OpType::ScatterElements:
+    case OpType::ScatterND:
+      if (out.elementCount() == 0 || in.shape.empty()) return nullptr;
+      return std::make_unique<ScatterOp>(context, bytes);
     case OpType::Triangular:
       if (in.shape.size() < 2 || in.elementCount() == 0) return nullptr;
       return std::make_unique<TriangularOp>(context, bytes);
