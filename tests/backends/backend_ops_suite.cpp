@@ -642,6 +642,24 @@ void addReductionCases() {
       });
     }
   }
+  add("argMax last axis large", O::ArgMax, [](CaseBuilder& b, T t) {
+    return b.builder().argMax(b.input(t, {40, 30, 50}), 2);
+  });
+  add("argMin 1d", O::ArgMin,
+      [](CaseBuilder& b, T t) { return b.builder().argMin(b.input(t, {13}), 0); });
+  add("argMax axis 0 keep, wide inner", O::ArgMax, [](CaseBuilder& b, T t) {
+    return b.builder().argMax(b.input(t, {6, 40, 70}), 0,
+                              {.keepDimensions = true, .outputDataType = T::Int64});
+  });
+  add("cumulativeSum axis 0 large", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {30, 40, 30}), 0);
+  });
+  add("cumulativeSum 1d exclusive", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {17}), 0, {.exclusive = true});
+  });
+  add("cumulativeSum middle axis reversed", O::CumulativeSum, [](CaseBuilder& b, T t) {
+    return b.builder().cumulativeSum(b.input(t, {2, 9, 5}), 1, {.reversed = true});
+  });
   add("argMax axis 1", O::ArgMax, [](CaseBuilder& b, T t) {
     return b.builder().argMax(b.input(t, {3, 6, 2}), 1);
   });
@@ -803,12 +821,53 @@ void addShapeCases() {
     return b.builder().gather(b.input(t, {3, 5, 2}), b.values(T::Int32, {2, 2}, {4, 0, 2, 2}),
                               {.axis = 1});
   });
+  add("gatherElements last axis int64 negative", O::GatherElements, [](CaseBuilder& b, T t) {
+    return b.builder().gatherElements(
+        b.input(t, {2, 3, 4}),
+        b.values(T::Int64, {2, 3, 2}, {-1, 0, 3, 2, 1, -4, 0, 0, 2, 3, 1, -2}), {.axis = 2});
+  });
+  add("gatherElements middle axis, fewer indices", O::GatherElements, [](CaseBuilder& b, T t) {
+    return b.builder().gatherElements(
+        b.input(t, {2, 5, 3}), b.values(T::Int32, {2, 2, 3}, {4, 0, 1, 2, 3, 4, 0, 0, 1, 1, 2, 2}),
+        {.axis = 1});
+  });
+  add("gatherND full tuples", O::GatherND, [](CaseBuilder& b, T t) {
+    return b.builder().gatherND(
+        b.input(t, {3, 4, 2}),
+        b.values(T::Int64, {2, 2, 3}, {0, 3, 1, 2, 0, 0, -1, -1, -1, 1, 2, 1}));
+  });
+  add("gatherND rows of a table", O::GatherND, [](CaseBuilder& b, T t) {
+    return b.builder().gatherND(b.input(t, {40, 50, 30}),
+                                b.values(T::Int32, {6, 1}, {39, 0, 7, 7, 20, 1}));
+  });
+  add("triangular upper 3d negative diagonal", O::Triangular, [](CaseBuilder& b, T t) {
+    return b.builder().triangular(b.input(t, {2, 5, 4}), {.upper = true, .diagonal = -2});
+  });
+  add("triangular large", O::Triangular, [](CaseBuilder& b, T t) {
+    return b.builder().triangular(b.input(t, {4, 100, 90}), {.upper = false, .diagonal = 3});
+  });
   add("gatherElements", O::GatherElements, [](CaseBuilder& b, T t) {
     return b.builder().gatherElements(
         b.input(t, {3, 4}), b.values(T::Int32, {2, 4}, {0, 2, 1, 0, 2, 2, 0, 1}), {.axis = 0});
   });
   add("gatherND", O::GatherND, [](CaseBuilder& b, T t) {
     return b.builder().gatherND(b.input(t, {3, 4, 2}), b.values(T::Int32, {2, 2}, {0, 3, 2, 1}));
+  });
+  add("scatterElements last axis, duplicates, int64 negative", O::ScatterElements,
+      [](CaseBuilder& b, T t) {
+        return b.builder().scatterElements(
+            b.input(t, {2, 2, 5}),
+            b.values(T::Int64, {2, 2, 3}, {-1, 0, 4, 2, 2, 1, 0, -5, 3, 1, 1, 1}),
+            b.constant(t, {2, 2, 3}), {.axis = 2});
+      });
+  add("scatterND element tuples, duplicates", O::ScatterND, [](CaseBuilder& b, T t) {
+    return b.builder().scatterND(
+        b.input(t, {3, 4, 2}), b.values(T::Int32, {4, 3}, {0, 3, 1, 2, 0, 0, 0, 3, 1, -1, -1, -1}),
+        b.constant(t, {4}));
+  });
+  add("scatterND rows of a table", O::ScatterND, [](CaseBuilder& b, T t) {
+    return b.builder().scatterND(b.input(t, {50, 40, 30}), b.values(T::Int32, {3, 1}, {49, 0, 7}),
+                                 b.constant(t, {3, 40, 30}));
   });
   add("scatterElements", O::ScatterElements, [](CaseBuilder& b, T t) {
     return b.builder().scatterElements(b.input(t, {3, 3}),

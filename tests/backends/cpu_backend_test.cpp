@@ -77,9 +77,18 @@ TEST(CpuBackend, DataMovementRunsOnOwnKernelsForEveryByteType) {
     auto gathered = builder.gather(padded, builder.input("i", {MLOperandDataType::Int32, {2}}),
                                    {.axis = 1});                   // [2, 2, 5]
     auto chosen = builder.where(condition, pieces[0], pieces[1]);  // [3, 1]
-    MLGraph graph = builder.build(
-        {{"y", builder.reshape(gathered, {20})}, {"w", chosen}, {"x2", builder.identity(x)}});
-    expectNoFallback(graph, 13);
+    auto picked = builder.gatherElements(builder.triangular(padded),
+                                         builder.input("e", {MLOperandDataType::Int32, {2, 4, 5}}));
+    auto rows = builder.gatherND(picked, builder.input("n", {MLOperandDataType::Int64, {3, 2}}));
+    rows = builder.scatterND(rows, builder.input("s", {MLOperandDataType::Int32, {1, 1}}),
+                             builder.input("u", {type, {1, 5}}));
+    rows = builder.scatterElements(rows, builder.input("se", {MLOperandDataType::Int32, {3, 2}}),
+                                   builder.input("ue", {type, {3, 2}}), {.axis = 1});
+    MLGraph graph = builder.build({{"y", builder.reshape(gathered, {20})},
+                                   {"w", chosen},
+                                   {"x2", builder.identity(x)},
+                                   {"rows", rows}});
+    expectNoFallback(graph, 18);
   }
 }
 
@@ -120,8 +129,16 @@ TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
   auto mean = builder.reduceMean(y, {.axes = std::vector<uint32_t>{2, 3}, .keepDimensions = true});
   auto sum = builder.reduceSum(y, {.axes = std::vector<uint32_t>{1}});
   auto largest = builder.reduceLogSumExp(y, {.axes = std::vector<uint32_t>{3}});
-  MLGraph graph = builder.build({{"mean", mean}, {"sum", sum}, {"lse", largest}});
-  expectNoFallback(graph, 6);
+  auto where = builder.argMax(y, 1, {.outputDataType = MLOperandDataType::Int64});
+  auto running = builder.cumulativeSum(builder.reduceMax(y, {.axes = std::vector<uint32_t>{2}}), 2);
+  auto nearest = builder.argMin(y, 2);
+  MLGraph graph = builder.build({{"mean", mean},
+                                 {"sum", sum},
+                                 {"lse", largest},
+                                 {"where", where},
+                                 {"running", running},
+                                 {"nearest", nearest}});
+  expectNoFallback(graph, 10);
 }
 
 TEST(CpuBackend, Float16StaysOnTheReference) {

@@ -82,6 +82,11 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::Reverse:
       case graph::OpType::Pad:
       case graph::OpType::Gather:
+      case graph::OpType::GatherElements:
+      case graph::OpType::GatherND:
+      case graph::OpType::ScatterElements:
+      case graph::OpType::ScatterND:
+      case graph::OpType::Triangular:
       case graph::OpType::Where:
         return createDataMovementOp(context);
       case graph::OpType::BatchNormalization:
@@ -129,6 +134,9 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
       case graph::OpType::ReduceProduct:
       case graph::OpType::ReduceSum:
       case graph::OpType::ReduceSumSquare:
+      case graph::OpType::ArgMin:
+      case graph::OpType::ArgMax:
+      case graph::OpType::CumulativeSum:
         return createReductionOp(context);
       case graph::OpType::ConvTranspose2d:
         return createDeconvolutionOp(context);

@@ -151,7 +151,8 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createSoftmaxOp(const OpCompileContext& context);
 // Kernels of our own (ops/data_movement.cpp): reshape, identity, transpose, slice, split, concat,
-// expand, tile, reverse, pad, gather, where; any data type of whole bytes.
+// expand, tile, reverse, pad, gather, gatherElements, gatherND, scatterElements, scatterND,
+// triangular, where; any data type of whole bytes.
 std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context);
 // ops/normalization.cpp: batchNormalization, instanceNormalization, layerNormalization (trailing
 // axes), float32.
@@ -159,7 +160,7 @@ std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context);
 // ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min/prelu, comparisons, logical
 // ops, cast.
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context);
-// ops/reduction.cpp: reduce* over one run of adjacent axes, float32.
+// ops/reduction.cpp: reduce* over one run of adjacent axes, argMin/argMax, cumulativeSum; float32.
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context);
 // ops/deconvolution.cpp: convTranspose2d on oneDNN's deconvolution, float32.
 std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context);

@@ -1,11 +1,12 @@
 // Data movement on the cpu backend, kernels of our own (oneDNN has no such primitives): reshape,
-// identity, transpose, slice, split, concat, expand, tile, reverse, pad, gather, where. Every data
-// type of whole bytes (by element size: float32, float16, int32, int64, uint8, ...); int4/uint4
-// stay on the reference. Most ops are one strided copy: an N-d view (possibly negative or zero
-// strides in the source) copied into another, with adjacent dimensions merged where both sides are
-// contiguous, rows of memcpy where the innermost axis is contiguous on both sides, and a blocked
-// 2-D transpose when the source's contiguous axis is not the destination's innermost one. OpenMP
-// over the outer dimensions.
+// identity, transpose, slice, split, concat, expand, tile, reverse, pad, gather, gatherElements,
+// gatherND, scatterElements, scatterND, triangular, where. Every data type of whole bytes (by
+// element size: float32, float16, int32, int64, uint8, ...); int4/uint4 stay on the reference. Most
+// ops are one strided copy: an N-d view (possibly negative or zero strides in the source) copied
+// into another, with adjacent dimensions merged where both sides are contiguous, rows of memcpy
+// where the innermost axis is contiguous on both sides, and a blocked 2-D transpose when the
+// source's contiguous axis is not the destination's innermost one. OpenMP over the outer
+// dimensions.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -376,6 +377,243 @@ class GatherOp final : public CpuOp {
   MLOperandDataType indicesType_ = MLOperandDataType::Int32;
 };
 
+int64_t resolveIndex(MLOperandDataType type, const std::byte* indices, int64_t i, int64_t size) {
+  int64_t index = loadInteger(type, indices, static_cast<uint64_t>(i));
+  if (index < 0) index += size;
+  return std::clamp<int64_t>(index, 0, size - 1);
+}
+
+// gatherElements: output[p] = input[p with its `axis` coordinate replaced by indices[p]]; rows
+// along the last axis of the indices.
+class GatherElementsOp final : public CpuOp {
+ public:
+  GatherElementsOp(const OpCompileContext& context, size_t elementBytes)
+      : input_(context.operation.inputs[0]),
+        indices_(context.operation.inputs[1]),
+        output_(context.operation.outputs[0]),
+        elementBytes_(elementBytes),
+        axis_(context.operation.attributesAs<graph::GatherAttributes>().axis),
+        indicesType_(context.descriptor(indices_).dataType) {
+    const auto& in = context.descriptor(input_).shape;
+    const auto& shape = context.descriptor(indices_).shape;
+    shape_.assign(shape.begin(), shape.end());
+    inStrides_ = contiguousStrides(in);
+    axisSize_ = in[axis_];
+    count_ = elementCountOf(shape);
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const std::byte* indices = tensors[indices_].data;
+    visitElementSize(elementBytes_, [&]<class E>(TypeTag<E>) {
+      const E* from = reinterpret_cast<const E*>(tensors[input_].data);
+      E* to = reinterpret_cast<E*>(tensors[output_].data);
+      const size_t rank = shape_.size();
+      const int64_t inner = shape_[rank - 1];
+      const int64_t rows = count_ / inner;
+      const bool parallel = rows > 1 && count_ * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
+#pragma omp parallel for schedule(static) if (parallel)
+      for (int64_t row = 0; row < rows; ++row) {
+        int64_t rest = row, base = 0;
+        for (size_t d = rank - 1; d-- > 0;) {
+          const int64_t coordinate = rest % shape_[d];
+          rest /= shape_[d];
+          if (d != axis_) base += coordinate * inStrides_[d];
+        }
+        for (int64_t x = 0; x < inner; ++x) {
+          const int64_t i = row * inner + x;
+          const int64_t index = resolveIndex(indicesType_, indices, i, axisSize_);
+          const int64_t offset = axis_ == rank - 1 ? base + index * inStrides_[axis_]
+                                                   : base + x + index * inStrides_[axis_];
+          to[i] = from[offset];
+        }
+      }
+    });
+  }
+  std::string implementation() const override {
+    return "cpu gatherElements kernel";
+  }
+
+ private:
+  graph::OperandId input_, indices_, output_;
+  size_t elementBytes_;
+  size_t axis_;
+  MLOperandDataType indicesType_;
+  Dims shape_, inStrides_;
+  int64_t axisSize_ = 1, count_ = 0;
+};
+
+// gatherND: a block of the trailing input dimensions per coordinate tuple of the indices.
+class GatherNDOp final : public CpuOp {
+ public:
+  GatherNDOp(const OpCompileContext& context, size_t elementBytes)
+      : input_(context.operation.inputs[0]),
+        indices_(context.operation.inputs[1]),
+        output_(context.operation.outputs[0]),
+        elementBytes_(elementBytes),
+        indicesType_(context.descriptor(indices_).dataType) {
+    const auto& in = context.descriptor(input_).shape;
+    const auto& indices = context.descriptor(indices_).shape;
+    tupleSize_ = indices.back();
+    for (size_t i = 0; i + 1 < indices.size(); ++i) batches_ *= indices[i];
+    for (size_t i = static_cast<size_t>(tupleSize_); i < in.size(); ++i) inner_ *= in[i];
+    shape_.assign(in.begin(), in.end());
+    inStrides_ = contiguousStrides(in);
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const std::byte* from = tensors[input_].data;
+    const std::byte* indices = tensors[indices_].data;
+    std::byte* to = tensors[output_].data;
+    const int64_t block = inner_ * static_cast<int64_t>(elementBytes_);
+    const int64_t bytes = static_cast<int64_t>(elementBytes_);
+    const bool parallel = batches_ > 1 && batches_ * block > kParallelBytes;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int64_t b = 0; b < batches_; ++b) {
+      int64_t offset = 0;
+      for (int64_t j = 0; j < tupleSize_; ++j) {
+        const auto d = static_cast<size_t>(j);
+        offset +=
+            resolveIndex(indicesType_, indices, b * tupleSize_ + j, shape_[d]) * inStrides_[d];
+      }
+      std::memcpy(to + b * block, from + offset * bytes, static_cast<size_t>(block));
+    }
+  }
+  std::string implementation() const override {
+    return "cpu gatherND kernel";
+  }
+
+ private:
+  graph::OperandId input_, indices_, output_;
+  size_t elementBytes_;
+  MLOperandDataType indicesType_;
+  int64_t tupleSize_ = 0, batches_ = 1, inner_ = 1;
+  Dims shape_, inStrides_;
+};
+
+// scatterElements / scatterND: the input copied, then the updates written in row-major order
+// (one thread: the last write to a duplicated index wins, as in the reference).
+class ScatterOp final : public CpuOp {
+ public:
+  ScatterOp(const OpCompileContext& context, size_t elementBytes)
+      : nd_(context.operation.type == graph::OpType::ScatterND),
+        input_(context.operation.inputs[0]),
+        indices_(context.operation.inputs[1]),
+        updates_(context.operation.inputs[2]),
+        output_(context.operation.outputs[0]),
+        elementBytes_(elementBytes),
+        indicesType_(context.descriptor(indices_).dataType),
+        bytes_(static_cast<int64_t>(context.descriptor(output_).byteLength())) {
+    const auto& out = context.descriptor(output_).shape;
+    const auto& indices = context.descriptor(indices_).shape;
+    outShape_.assign(out.begin(), out.end());
+    outStrides_ = contiguousStrides(out);
+    indicesShape_.assign(indices.begin(), indices.end());
+    count_ = elementCountOf(indices);
+    if (nd_) {
+      tupleSize_ = indices.back();
+      for (size_t i = 0; i + 1 < indices.size(); ++i) batches_ *= indices[i];
+      for (size_t i = static_cast<size_t>(tupleSize_); i < out.size(); ++i) inner_ *= out[i];
+    } else {
+      axis_ = context.operation.attributesAs<graph::ScatterAttributes>().axis;
+    }
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    std::byte* to = tensors[output_].data;
+    if (tensors[input_].data != to) copyBytes(to, tensors[input_].data, bytes_);
+    const std::byte* indices = tensors[indices_].data;
+    const std::byte* updates = tensors[updates_].data;
+    const auto bytes = static_cast<int64_t>(elementBytes_);
+    if (nd_) {
+      const int64_t block = inner_ * bytes;
+      for (int64_t b = 0; b < batches_; ++b) {
+        int64_t offset = 0;
+        for (int64_t j = 0; j < tupleSize_; ++j) {
+          const auto d = static_cast<size_t>(j);
+          offset += resolveIndex(indicesType_, indices, b * tupleSize_ + j, outShape_[d]) *
+                    outStrides_[d];
+        }
+        std::memcpy(to + offset * bytes, updates + b * block, static_cast<size_t>(block));
+      }
+      return;
+    }
+    const size_t rank = indicesShape_.size();
+    const int64_t count = count_;
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rest = i, offset = 0;
+      for (size_t d = rank; d-- > 0;) {
+        const int64_t coordinate = rest % indicesShape_[d];
+        rest /= indicesShape_[d];
+        const int64_t at =
+            d == axis_ ? resolveIndex(indicesType_, indices, i, outShape_[d]) : coordinate;
+        offset += at * outStrides_[d];
+      }
+      std::memcpy(to + offset * bytes, updates + i * bytes, elementBytes_);
+    }
+  }
+  std::string implementation() const override {
+    return nd_ ? "cpu scatterND kernel" : "cpu scatterElements kernel";
+  }
+
+ private:
+  bool nd_;
+  graph::OperandId input_, indices_, updates_, output_;
+  size_t elementBytes_;
+  MLOperandDataType indicesType_;
+  int64_t bytes_;
+  Dims outShape_, outStrides_, indicesShape_;
+  int64_t tupleSize_ = 0, batches_ = 1, inner_ = 1, count_ = 0;
+  size_t axis_ = 0;
+};
+
+// triangular: the elements on and above (upper) or on and below (lower) the diagonal of the last
+// two dimensions, shifted by `diagonal` columns; zeroes elsewhere.
+class TriangularOp final : public CpuOp {
+ public:
+  TriangularOp(const OpCompileContext& context, size_t elementBytes)
+      : input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        elementBytes_(elementBytes) {
+    const auto& attributes = context.operation.attributesAs<graph::TriangularAttributes>();
+    upper_ = attributes.upper;
+    diagonal_ = attributes.diagonal;
+    const auto& shape = context.descriptor(input_).shape;
+    columns_ = shape[shape.size() - 1];
+    height_ = shape[shape.size() - 2];
+    rows_ = elementCountOf(shape) / columns_;
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    visitElementSize(elementBytes_, [&]<class E>(TypeTag<E>) {
+      const E* from = reinterpret_cast<const E*>(tensors[input_].data);
+      E* to = reinterpret_cast<E*>(tensors[output_].data);
+      const int64_t columns = columns_;
+      const bool parallel =
+          rows_ > 1 && rows_ * columns * static_cast<int64_t>(sizeof(E)) > kParallelBytes;
+#pragma omp parallel for schedule(static) if (parallel)
+      for (int64_t row = 0; row < rows_; ++row) {
+        const int64_t r = row % height_;
+        const E* s = from + row * columns;
+        E* d = to + row * columns;
+        for (int64_t c = 0; c < columns; ++c) {
+          const int64_t shift = c - r;
+          const bool keep = upper_ ? shift >= diagonal_ : shift <= diagonal_;
+          d[c] = keep ? s[c] : E{0};
+        }
+      }
+    });
+  }
+  std::string implementation() const override {
+    return "cpu triangular kernel";
+  }
+
+ private:
+  graph::OperandId input_, output_;
+  size_t elementBytes_;
+  bool upper_ = true;
+  int64_t diagonal_ = 0, columns_ = 1, height_ = 1, rows_ = 0;
+};
+
 // where: three-way broadcasting over merged dimensions, rows along the innermost one.
 class WhereOp final : public CpuOp {
  public:
@@ -592,6 +830,19 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context) {
     case OpType::Gather:
       if (in.elementCount() == 0) return nullptr;
       return std::make_unique<GatherOp>(context, bytes);
+    case OpType::GatherElements:
+      if (in.elementCount() == 0 || out.elementCount() == 0 || out.shape.empty()) return nullptr;
+      return std::make_unique<GatherElementsOp>(context, bytes);
+    case OpType::GatherND:
+      if (in.elementCount() == 0 || out.elementCount() == 0) return nullptr;
+      return std::make_unique<GatherNDOp>(context, bytes);
+    case OpType::ScatterElements:
+    case OpType::ScatterND:
+      if (out.elementCount() == 0 || in.shape.empty()) return nullptr;
+      return std::make_unique<ScatterOp>(context, bytes);
+    case OpType::Triangular:
+      if (in.shape.size() < 2 || in.elementCount() == 0) return nullptr;
+      return std::make_unique<TriangularOp>(context, bytes);
     case OpType::Where:
       if (context.descriptor(operation.inputs[0]).dataType != MLOperandDataType::Uint8) {
         return nullptr;

@@ -1,12 +1,14 @@
-// reduce* on the cpu backend, float32, a kernel of our own: the input seen as [outer, reduced,
-// inner] (the reduced axes adjacent once unit dimensions are dropped, which covers the usual
-// last-axes, channel and spatial reductions); sums and products accumulate in double and round
-// once per output, as the reference does. Other axis sets and types stay on the reference.
+// reduce*, argMin/argMax and cumulativeSum on the cpu backend, float32, kernels of our own: the
+// input seen as [outer, reduced, inner] (the reduced axes adjacent once unit dimensions are
+// dropped, which covers the usual last-axes, channel and spatial reductions); sums and products
+// accumulate in double and round once per output, as the reference does. Other axis sets and types
+// stay on the reference.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "backends/cpu/cpu_op.h"
+#include "core/element.h"
 
 namespace webnn::cpu {
 namespace {
@@ -166,14 +168,95 @@ class ReduceOp final : public CpuOp {
   int64_t outer_, reduced_, inner_;
 };
 
+// argMin/argMax (the first index of the extreme value) and cumulativeSum along one axis, the
+// input seen as [outer, axis, inner].
+class AlongAxisOp final : public CpuOp {
+ public:
+  explicit AlongAxisOp(const OpCompileContext& context)
+      : type_(context.operation.type),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        outputType_(context.descriptor(output_).dataType) {
+    const auto& shape = context.descriptor(input_).shape;
+    const uint32_t axis =
+        type_ == OpType::CumulativeSum
+            ? context.operation.attributesAs<graph::CumulativeSumAttributes>().axis
+            : context.operation.attributesAs<graph::ArgMinMaxAttributes>().axis;
+    if (type_ == OpType::CumulativeSum) {
+      const auto& attributes = context.operation.attributesAs<graph::CumulativeSumAttributes>();
+      exclusive_ = attributes.exclusive;
+      reversed_ = attributes.reversed;
+    }
+    for (uint32_t i = 0; i < axis; ++i) outer_ *= shape[i];
+    size_ = shape[axis];
+    for (size_t i = axis + 1; i < shape.size(); ++i) inner_ *= shape[i];
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    const int64_t outer = outer_, size = size_, inner = inner_;
+    const bool parallel = outer * inner > 1 && outer * size * inner > kParallelElements;
+    if (type_ == OpType::CumulativeSum) {
+      float* y = tensors[output_].as<float>();
+#pragma omp parallel for schedule(static) if (parallel)
+      for (int64_t task = 0; task < outer * inner; ++task) {
+        const float* xs = x + (task / inner) * size * inner + task % inner;
+        float* ys = y + (task / inner) * size * inner + task % inner;
+        double sum = 0;
+        for (int64_t step = 0; step < size; ++step) {
+          const int64_t at = (reversed_ ? size - 1 - step : step) * inner;
+          if (!exclusive_) sum += xs[at];
+          ys[at] = static_cast<float>(sum);
+          if (exclusive_) sum += xs[at];
+        }
+      }
+      return;
+    }
+    const bool isMax = type_ == OpType::ArgMax;
+    std::byte* out = tensors[output_].data;
+    const MLOperandDataType outputType = outputType_;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int64_t task = 0; task < outer * inner; ++task) {
+      const float* xs = x + (task / inner) * size * inner + task % inner;
+      int64_t best = 0;
+      float bestValue = xs[0];
+      for (int64_t r = 1; r < size; ++r) {
+        const float value = xs[r * inner];
+        if (isMax ? value > bestValue : value < bestValue) {
+          best = r;
+          bestValue = value;
+        }
+      }
+      storeInteger(outputType, out, static_cast<uint64_t>(task), best);
+    }
+  }
+  std::string implementation() const override {
+    return type_ == OpType::CumulativeSum ? "cpu cumulativeSum kernel" : "cpu argMinMax kernel";
+  }
+
+ private:
+  OpType type_;
+  graph::OperandId input_, output_;
+  MLOperandDataType outputType_;
+  bool exclusive_ = false, reversed_ = false;
+  int64_t outer_ = 1, size_ = 1, inner_ = 1;
+};
+
 }  // namespace
 
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context) {
   const auto& input = context.descriptor(context.operation.inputs[0]);
   const auto& output = context.descriptor(context.operation.outputs[0]);
-  if (input.dataType != MLOperandDataType::Float32 ||
-      output.dataType != MLOperandDataType::Float32 || input.elementCount() == 0) {
+  const bool indices =
+      context.operation.type == OpType::ArgMin || context.operation.type == OpType::ArgMax;
+  if (input.dataType != MLOperandDataType::Float32 || input.elementCount() == 0 ||
+      (!indices && output.dataType != MLOperandDataType::Float32)) {
     return nullptr;
+  }
+  if (context.operation.type == OpType::ArgMin || context.operation.type == OpType::ArgMax ||
+      context.operation.type == OpType::CumulativeSum) {
+    if (input.shape.empty()) return nullptr;
+    return std::make_unique<AlongAxisOp>(context);
   }
   const auto& axes = context.operation.attributesAs<graph::ReduceAttributes>().axes;
   std::vector<bool> isReduced(input.shape.size(), false);
