@@ -10,10 +10,12 @@
 // - memory: intermediates (in the size of their layouts), plain copies and per-step workspaces
 //   (input reorders, oneDNN scratchpads) share one arena planned with the shared liveness
 //   planner; arenas are pooled, one per dispatch in flight, so concurrent dispatches are
-//   supported and a dispatch allocates nothing in steady state. Hollow constants live in their
-//   slots, in the
-// descriptor's layout (loaders read straight into them); ops that keep a constant in a packed
-// layout (convolution weights) pack it when every constant is in.
+//   supported and a dispatch allocates nothing in steady state.
+// - constants (cpu_constant_slot.h): a hollow constant that only packing ops read (conv2d and
+//   convTranspose2d filters, matmul/gemm B) is packed on arrival, each chunk scattered straight
+//   into its blocked layout (no plain copy); the others live in plain slots in the descriptor's
+//   layout (loaders read straight into them), and ops that keep one packed reorder it when every
+//   constant is in. Classic constants are packed at compile.
 #include "backends/cpu/cpu_backend.h"
 
 #include <omp.h>
@@ -24,18 +26,16 @@
 #include <set>
 #include <unordered_map>
 
+#include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/fusion.h"
 #include "backends/host_storage.h"
 #include "backends/reference/reference_backend.h"
-#include "backends/reference/reference_constant_slot.h"
 #include "core/host_buffer.h"
 #include "graph/memory_plan.h"
 
 namespace webnn::cpu {
 namespace {
-
-using CpuConstantSlot = reference::ReferenceConstantSlot;
 
 // Runs `f` with the OpenMP threads of this backend in the calling thread (oneDNN reads the count
 // when it creates a primitive and when it executes one).
@@ -230,9 +230,12 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
       : ir_(std::move(ir)),
         memory_(std::move(memory)),
         numThreads_(options.numThreads),
-        engine_(dnnl::engine::kind::cpu, 0) {
+        engine_(dnnl::engine::kind::cpu, 0),
+        constants_(*ir_, engine_, memory_, options.numThreads) {
     ThreadCountScope threads(numThreads_);
     compileSteps();
+    // Every op is compiled (the ones dropped along the way released their packing requests): the
+    // constants' slots can be placed.
     planActivations();
     if (options.profiling) {
       std::vector<backend::OperationProfile> profile;
@@ -242,41 +245,35 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
       profiler_ = backend::OpProfiler(std::move(profile));
     }
 
-    slots_.resize(ir_->operands.size());
+    constants_.createSlots();
     constantTensors_.resize(tensorCount_);
     for (size_t id = 0; id < tensorCount_; ++id) {
       constantTensors_[id].descriptor = &ir_->descriptor(
           id < ir_->operands.size() ? static_cast<graph::OperandId>(id) : shadowOf_[id]);
     }
-    uint64_t constantBytes = 0;
-    bool anyHollow = false;
     for (const auto& operand : ir_->operands) {
       reference::Tensor& tensor = constantTensors_[operand->id];
       if (!ir_->isUsed(operand->id)) continue;
-      if (operand->kind == graph::OperandKind::HollowConstant) {
-        slots_[operand->id] = std::make_unique<CpuConstantSlot>(operand->descriptor.byteLength());
-        constantBytes += operand->descriptor.byteLength();
-        anyHollow = true;
-      } else if (operand->kind == graph::OperandKind::Constant && operand->data) {
+      if (operand->kind == graph::OperandKind::Constant && operand->data) {
         tensor.data = const_cast<std::byte*>(operand->data->data());
-        constantBytes += operand->data->size();
       }
     }
-    constantCharge_ = backend::GaugeCharge(memory_->constants, constantBytes);
-    if (!anyHollow) prepareConstants();
+    // Classic constants are packed now (hollow ones have no data yet: null, skipped).
+    prepareConstants(false);
   }
 
   backend::ConstantSlot& constantSlot(graph::OperandId operandId) override {
-    return *slots_.at(operandId);
+    return constants_.slot(operandId);
   }
 
-  backend::StagingHints stagingHints() const override {
-    backend::StagingHints hints;
-    hints.direct = true;
-    return hints;
+  backend::StagingHints stagingHints() const override { return constants_.stagingHints(); }
+
+  void constantsComplete() override {
+    prepareConstants(true);
+    constants_.constantsComplete();
   }
 
-  void constantsComplete() override { prepareConstants(); }
+  std::vector<std::string> constantLayouts() const { return constants_.describe(); }
 
   // Per operation of the IR: its step's implementation ("fused into ..." for the fused ones).
   std::vector<std::string> implementations() const {
@@ -294,8 +291,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     ThreadCountScope threads(numThreads_);
     PooledArena arena = takeArena();
     DispatchTensors tensors = constantTensors_;
-    for (size_t id = 0; id < slots_.size(); ++id) {
-      if (slots_[id]) tensors[id].data = slots_[id]->data();
+    for (const auto& operand : ir_->operands) {
+      if (constants_.isHollow(operand->id)) {
+        tensors[operand->id].data = constants_.plainData(operand->id);
+      }
     }
     for (size_t id = 0; id < tensorCount_; ++id) {
       if (plan_.offsets[id] != graph::kNotPlanned) {
@@ -398,6 +397,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   bool compileOperation(size_t index, const FusionChain* chain) {
     const graph::Operation& operation = ir_->operations[index];
     OpCompileContext context{*ir_, operation, engine_, memory_};
+    context.constants = &constants_;
     context.layouts = &layouts_;
     context.fusion = chain;
     const graph::OperandId output = chain ? chain->output : operation.outputs.at(0);
@@ -537,11 +537,16 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     plan_ = graph::planArena(lifetimes, tensorCount_);
   }
 
-  void prepareConstants() {
+  // `hollowIn`: every hollow constant holds its bytes (else only the classic ones are in).
+  void prepareConstants(bool hollowIn) {
     ThreadCountScope threads(numThreads_);
-    // Where each hollow constant's bytes are now (its own storage, or a memory map it adopted).
-    for (size_t id = 0; id < slots_.size(); ++id) {
-      if (slots_[id]) constantTensors_[id].data = slots_[id]->data();
+    // Where each hollow constant's plain bytes are now (its own storage, a memory map it adopted,
+    // or none when it is packed on arrival).
+    for (const auto& operand : ir_->operands) {
+      if (constants_.isHollow(operand->id)) {
+        constantTensors_[operand->id].data =
+            hollowIn ? constants_.plainData(operand->id) : nullptr;
+      }
     }
     for (auto& step : steps_) step.op->prepareConstants(constantTensors_);
   }
@@ -550,6 +555,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   std::shared_ptr<backend::MemoryAccount> memory_;
   uint32_t numThreads_;
   dnnl::engine engine_;
+  CpuConstants constants_;  // before steps_: the ops' packed constants point into its slots
 
   // Compilation.
   FusionPlan fusion_;
@@ -567,9 +573,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   std::vector<PooledArena> freeArenas_;
   backend::OpProfiler profiler_;
 
-  std::vector<std::unique_ptr<CpuConstantSlot>> slots_;
   DispatchTensors constantTensors_;  // descriptors of every tensor, data of the constants
-  backend::GaugeCharge constantCharge_;
 };
 
 class CpuBackend final : public backend::Backend {
@@ -608,6 +612,11 @@ std::unique_ptr<backend::Backend> createCpuBackend() {
 std::vector<std::string> operationImplementations(const backend::CompiledGraph& graph) {
   const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
   return compiled ? compiled->implementations() : std::vector<std::string>{};
+}
+
+std::vector<std::string> constantLayouts(const backend::CompiledGraph& graph) {
+  const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
+  return compiled ? compiled->constantLayouts() : std::vector<std::string>{};
 }
 
 }  // namespace webnn::cpu

@@ -17,4 +17,9 @@ std::unique_ptr<backend::Backend> createCpuBackend();
 // "reference fallback". Empty for a graph of another backend.
 std::vector<std::string> operationImplementations(const backend::CompiledGraph& graph);
 
+// How each hollow constant of a graph this backend compiled is kept ("<id> <label>: plain" or
+// "<id> <label>: packed on arrival (<bytes> bytes)"; cpu_constant_slot.h). Empty for another
+// backend's graph.
+std::vector<std::string> constantLayouts(const backend::CompiledGraph& graph);
+
 }  // namespace webnn::cpu

@@ -31,22 +31,6 @@ std::string implementationOf(const dnnl::primitive_desc_base& descriptor) {
   return descriptor.impl_info_str();
 }
 
-PackedConstant::PackedConstant(const dnnl::engine& engine, dnnl::memory::desc plain,
-                               dnnl::memory::desc packed,
-                               std::shared_ptr<backend::MemoryAccount> memory)
-    : engine_(engine),
-      plain_(std::move(plain)),
-      packed_(packed, engine),
-      account_(std::move(memory)),
-      charge_(account_->constants, packed.get_size()) {}
-
-void PackedConstant::pack(void* plainBytes) {
-  dnnl::memory source(plain_, engine_, plainBytes);
-  dnnl::stream stream(engine_);
-  dnnl::reorder(source, packed_).execute(stream, source, packed_);
-  stream.wait();
-}
-
 void executeWithScratchpad(const dnnl::primitive& primitive,
                            const dnnl::primitive_desc_base& descriptor, dnnl::stream& stream,
                            std::unordered_map<int, dnnl::memory> arguments, std::byte* scratchpad) {

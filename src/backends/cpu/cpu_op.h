@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/cpu/packed_constant.h"
 #include "backends/memory_account.h"
 #include "backends/reference/kernel.h"
 #include "graph/ir.h"
@@ -23,11 +24,14 @@ namespace webnn::cpu {
 // activation arena's intermediates).
 using DispatchTensors = std::vector<reference::Tensor>;
 
+class CpuConstants;  // cpu_constant_slot.h
+
 class CpuOp {
  public:
   virtual ~CpuOp() = default;
   // Every constant the op reads holds its bytes: pack the ones it keeps in its own layout. Called
-  // at compile for classic constants and after every (re-)fill of the hollow ones.
+  // at compile (hollow constants have null data then: only the classic ones are in) and after
+  // every (re-)fill of the hollow ones.
   virtual void prepareConstants(const DispatchTensors& tensors) { (void)tensors; }
   // Whether the op needs its outputs zeroed before execute() (the reference kernels do).
   virtual bool needsZeroedOutputs() const { return false; }
@@ -79,6 +83,14 @@ struct OpCompileContext {
   bool plainOutput = true;
   // Every input is handed over plain (the compiler reorders blocked ones): layoutOf says null.
   bool inputsPlain = false;
+  CpuConstants* constants = nullptr;               // where the graph's constants live
+
+  // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
+  // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live
+  // (packed_constant.h); the op calls pack() in prepareConstants and reads memory() at execute.
+  std::shared_ptr<PackedConstant> packedConstant(graph::OperandId id,
+                                                 const dnnl::memory::desc& plain,
+                                                 const dnnl::memory::desc& packed) const;
 
   // Whether `id` is a constant (classic or hollow): its bytes do not change between dispatches.
   bool isConstant(graph::OperandId id) const {
@@ -182,24 +194,6 @@ inline void* dataOf(const DispatchTensors& tensors, graph::OperandId id) {
 dnnl::primitive_attr opAttributes();
 // The implementation name of a primitive descriptor ("brg:avx512_core", "jit:avx512_core", ...).
 std::string implementationOf(const dnnl::primitive_desc_base& descriptor);
-
-// A constant an op keeps in the layout its primitive chose (format_tag::any), reordered from the
-// descriptor's layout whenever the constant is (re-)filled.
-class PackedConstant {
- public:
-  PackedConstant(const dnnl::engine& engine, dnnl::memory::desc plain, dnnl::memory::desc packed,
-                 std::shared_ptr<backend::MemoryAccount> memory);
-  // Reorders the constant's plain bytes into the packed buffer.
-  void pack(void* plainBytes);
-  const dnnl::memory& memory() const { return packed_; }
-
- private:
-  dnnl::engine engine_;
-  dnnl::memory::desc plain_;
-  dnnl::memory packed_;
-  std::shared_ptr<backend::MemoryAccount> account_;
-  backend::GaugeCharge charge_;
-};
 
 // Executes `primitive` with `arguments` plus a scratchpad of `descriptor`'s size (in `scratchpad`
 // when given: a workspace of at least that size; allocated otherwise).

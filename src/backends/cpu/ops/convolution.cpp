@@ -133,8 +133,8 @@ class ConvolutionOp final : public CpuOp {
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
     if (context.isConstant(filter_)) {
-      packedWeights_.emplace(engine_, plainWeightsDesc_, primitiveDesc_.weights_desc(),
-                             context.memory);
+      packedWeights_ =
+          context.packedConstant(filter_, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
   }
 
@@ -195,7 +195,7 @@ class ConvolutionOp final : public CpuOp {
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   dnnl::convolution_forward primitive_;
-  std::optional<PackedConstant> packedWeights_;
+  std::shared_ptr<PackedConstant> packedWeights_;
 };
 
 }  // namespace

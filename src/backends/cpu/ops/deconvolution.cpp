@@ -94,8 +94,8 @@ class DeconvolutionOp final : public CpuOp {
     primitiveDesc_ = dnnl::deconvolution_forward::primitive_desc(*desc, opAttributes(), engine_);
     primitive_ = dnnl::deconvolution_forward(primitiveDesc_);
     if (context.isConstant(filter_)) {
-      packedWeights_.emplace(engine_, plainWeightsDesc_, primitiveDesc_.weights_desc(),
-                             context.memory);
+      packedWeights_ =
+          context.packedConstant(filter_, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
   }
 
@@ -131,7 +131,7 @@ class DeconvolutionOp final : public CpuOp {
   memory::desc srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
   dnnl::deconvolution_forward::primitive_desc primitiveDesc_;
   dnnl::deconvolution_forward primitive_;
-  std::optional<PackedConstant> packedWeights_;
+  std::shared_ptr<PackedConstant> packedWeights_;
 };
 
 }  // namespace

@@ -53,7 +53,7 @@ class MatmulOp final : public CpuOp {
     primitiveDesc_ = dnnl::matmul::primitive_desc(desc, withFusion, engine_);
     primitive_ = dnnl::matmul(primitiveDesc_);
     if (packB) {
-      packedB_.emplace(engine_, plainBDesc_, primitiveDesc_.weights_desc(), context.memory);
+      packedB_ = context.packedConstant(operands.b, plainBDesc_, primitiveDesc_.weights_desc());
     }
   }
 
@@ -93,7 +93,7 @@ class MatmulOp final : public CpuOp {
   PostOpArguments postOps_;
   dnnl::matmul::primitive_desc primitiveDesc_;
   dnnl::matmul primitive_;
-  std::optional<PackedConstant> packedB_;
+  std::shared_ptr<PackedConstant> packedB_;
 };
 
 bool allFloat32AndNonEmpty(const OpCompileContext& context) {

@@ -1,0 +1,72 @@
+// Where each element of a constant goes in a oneDNN blocked layout, computed from the packed
+// memory descriptor's blocking description (dnnl_memory_desc_t::format_desc.blocking: outer
+// strides, inner blocks), so that any byte range of the constant in its descriptor's layout can be
+// scattered straight into the packed buffer. A byte range of a row-major tensor is not a box, and
+// oneDNN's submemory descriptors of blocked layouts need block-aligned offsets, hence our own
+// scatter rather than a submemory reorder.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <dnnl.hpp>
+#include <optional>
+#include <vector>
+
+namespace webnn::cpu {
+
+class BlockedScatter {
+ public:
+  // `plain`: the constant's bytes as the primitive sees them in the descriptor's layout (a strided
+  // descriptor that is a dense permutation of the logical dims, e.g. a conv filter in hwio order or
+  // a transposed gemm B). `packed`: the layout the primitive chose. Null when `packed` is not a
+  // plain blocked format (format_kind != blocked), when the dims or data types differ, or when
+  // `plain` is not dense.
+  static std::optional<BlockedScatter> create(const dnnl::memory::desc& plain,
+                                              const dnnl::memory::desc& packed);
+
+  // Whether the packed layout is the plain one, byte for byte (oneDNN chose the descriptor's
+  // layout: the constant needs no packing at all).
+  bool identity() const { return identity_; }
+  uint64_t elementSize() const { return elementSize_; }
+  uint64_t elementCount() const { return elementCount_; }
+
+  // Copies elements [firstElement, firstElement + count) of the plain layout (their linear
+  // order), which `source` holds, to their places in `destination` (the packed buffer), on up to
+  // `threads` OpenMP threads. Distinct source elements go to distinct destination elements, so
+  // scatters of disjoint ranges may run concurrently. Padding of the packed layout is not touched.
+  void scatter(const std::byte* source, uint64_t firstElement, uint64_t count,
+               std::byte* destination, int threads) const;
+
+ private:
+  BlockedScatter() = default;
+  // Scatters one contiguous piece of a range on the calling thread.
+  void scatterSerial(const std::byte* source, uint64_t firstElement, uint64_t count,
+                     std::byte* destination) const;
+  // The packed element offset of the logical coordinates `position`.
+  int64_t offsetOf(const int64_t* position) const;
+
+  struct InnerBlock {
+    int dim;
+    int64_t size;
+    int64_t stride;  // in elements, inside the block area
+  };
+  int ndims_ = 0;
+  std::vector<int64_t> dims_;           // logical dims
+  std::vector<int64_t> outerStrides_;   // packed strides of the outer (block index) coordinates
+  std::vector<int64_t> paddedOffsets_;  // packed padded_offsets
+  std::vector<InnerBlock> blocks_;      // innermost last
+  int64_t offset0_ = 0;
+  // The plain layout: dims of extent > 1, outermost first, with their plain strides.
+  std::vector<int> plainOrder_;
+  std::vector<int64_t> plainStrides_;
+  // The innermost plain dim (-1 for a one-element constant): its destination step inside its
+  // innermost block (or its outer stride when it is not blocked) and that block's size (0: none).
+  int runDim_ = -1;
+  int64_t runStep_ = 0;
+  int64_t runBlock_ = 0;
+  uint64_t elementSize_ = 0;
+  uint64_t elementCount_ = 0;
+  bool identity_ = false;
+};
+
+}  // namespace webnn::cpu

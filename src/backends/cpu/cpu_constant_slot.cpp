@@ -1,0 +1,277 @@
+#include "backends/cpu/cpu_constant_slot.h"
+
+#include "backends/cpu/cpu_op.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "webnn/types.h"
+
+namespace webnn::cpu {
+
+// ---------------------------------------------------------------------------------------------
+// StagingPool
+
+StagingPool::StagingPool(std::shared_ptr<backend::MemoryAccount> memory, uint32_t capacity)
+    : memory_(std::move(memory)), capacity_(std::max(1u, capacity)) {}
+
+StagingPool::Buffer StagingPool::take(uint64_t bytes) {
+  std::unique_lock lock(mutex_);
+  available_.wait(lock, [&] { return inFlight_ < capacity_; });
+  ++inFlight_;
+  // The smallest idle buffer that holds `bytes`; else an idle one is dropped for a bigger one,
+  // so that the pool never holds more than `capacity` buffers.
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->memory.size() >= bytes && (best == free_.end() || it->memory.size() < best->memory.size()))
+      best = it;
+  }
+  if (best != free_.end()) {
+    Buffer buffer = std::move(*best);
+    free_.erase(best);
+    return buffer;
+  }
+  if (!free_.empty()) free_.pop_back();
+  lock.unlock();
+  try {
+    Buffer buffer{HostBuffer(bytes), backend::GaugeCharge(memory_->staging, bytes)};
+    return buffer;
+  } catch (...) {
+    lock.lock();
+    --inFlight_;
+    available_.notify_one();
+    throw;
+  }
+}
+
+void StagingPool::give(Buffer buffer) {
+  std::lock_guard lock(mutex_);
+  free_.push_back(std::move(buffer));
+  --inFlight_;
+  available_.notify_one();
+}
+
+void StagingPool::release() {
+  std::lock_guard lock(mutex_);
+  free_.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// PackingSlot
+
+class PackingSlot::Staged final : public backend::StagedWrite {
+ public:
+  Staged(PackingSlot& slot, uint64_t offset, uint64_t size, StagingPool::Buffer buffer)
+      : slot_(slot), offset_(offset), size_(size), buffer_(std::move(buffer)) {}
+  ~Staged() override { slot_.pool_.give(std::move(buffer_)); }
+  std::span<std::byte> bytes() override { return buffer_.memory.span().subspan(0, size_); }
+  void commit() override { slot_.scatter(offset_, bytes()); }
+
+ private:
+  PackingSlot& slot_;
+  uint64_t offset_;
+  uint64_t size_;
+  StagingPool::Buffer buffer_;
+};
+
+PackingSlot::PackingSlot(uint64_t byteLength, const BlockedScatter& scatter, uint64_t packedBytes,
+                         StagingPool& pool, int threads,
+                         std::shared_ptr<backend::MemoryAccount> memory)
+    : byteLength_(byteLength),
+      scatter_(scatter),
+      packed_(zeroedPackedBuffer(packedBytes)),
+      pool_(pool),
+      threads_(std::max(1, threads)),
+      memory_(std::move(memory)),
+      charge_(memory_->constants, packedBytes) {}
+
+std::unique_ptr<backend::StagedWrite> PackingSlot::stage(uint64_t byteOffset, uint64_t size) {
+  if (byteOffset > byteLength_ || size > byteLength_ - byteOffset) {
+    throw Error(Error::Kind::OperationError, "cpu backend: staged range outside the constant");
+  }
+  return std::make_unique<Staged>(*this, byteOffset, size, pool_.take(size));
+}
+
+void PackingSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) {
+  scatter(byteOffset, bytes);  // straight from the caller's bytes: no staging
+}
+
+void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes) {
+  const uint64_t elementSize = scatter_.elementSize();
+  if (byteOffset % elementSize != 0 || bytes.size() % elementSize != 0 ||
+      byteOffset > byteLength_ || bytes.size() > byteLength_ - byteOffset) {
+    throw Error(Error::Kind::OperationError,
+                "cpu backend: a write of a packed constant is not aligned to its elements");
+  }
+  // The backend's threads, shared by the scatters running now (a loader commits from several).
+  const int active = ++pool_.activeScatters;
+  const int threads = std::max(1, threads_ / active);
+  try {
+    scatter_.scatter(bytes.data(), byteOffset / elementSize, bytes.size() / elementSize,
+                     packed_.data(), threads);
+  } catch (...) {
+    --pool_.activeScatters;
+    throw;
+  }
+  --pool_.activeScatters;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CpuConstants
+
+namespace {
+
+uint32_t stagingBuffers() {
+  // Staging is chunkBytes x buffers <= 16 MiB whatever the model; 2 to 4 chunks in flight.
+  return std::clamp(std::thread::hardware_concurrency(), 2u, 4u);
+}
+
+}  // namespace
+
+CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
+                           std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads)
+    : ir_(ir),
+      engine_(engine),
+      memory_(std::move(memory)),
+      threads_(numThreads > 0 ? static_cast<int>(numThreads) : omp_get_num_procs()),
+      pool_(memory_, stagingBuffers()) {
+  chunkBytes_ = (16ull << 20) / pool_.capacity();
+}
+
+std::shared_ptr<PackedConstant> CpuConstants::request(graph::OperandId id,
+                                                      const dnnl::memory::desc& plain,
+                                                      const dnnl::memory::desc& packed) {
+  auto constant = std::make_shared<PackedConstant>(engine_, plain, packed, memory_);
+  requests_.push_back({id, constant});
+  return constant;
+}
+
+void CpuConstants::createSlots() {
+  const size_t count = ir_.operands.size();
+  slots_.resize(count);
+  packing_.assign(count, nullptr);
+  plain_.assign(count, nullptr);
+
+  // The requests of ops still alive (an op that failed to compile dropped its own), per operand.
+  std::vector<std::vector<std::shared_ptr<PackedConstant>>> wanted(count);
+  for (const Request& request : requests_) {
+    if (auto constant = request.constant.lock()) wanted[request.id].push_back(std::move(constant));
+  }
+  requests_.clear();
+  // How many operand positions read each constant (a packing request is one of them).
+  std::vector<size_t> reads(count, 0);
+  for (const auto& operation : ir_.operations) {
+    for (graph::OperandId input : operation.inputs) ++reads[input];
+  }
+
+  uint64_t plainBytes = 0;
+  for (const auto& operand : ir_.operands) {
+    const graph::OperandId id = operand->id;
+    if (!ir_.isUsed(id)) continue;
+    auto& constants = wanted[id];
+    if (operand->kind == graph::OperandKind::Constant) {
+      if (operand->data) plainBytes += operand->data->size();  // the graph's bytes
+      for (auto& constant : constants) {
+        auto scatter = BlockedScatter::create(constant->plainDesc(), constant->packedDesc());
+        if (scatter && scatter->identity()) {
+          constant->resolveIdentity();
+        } else {
+          constant->resolveReordered(true);
+        }
+      }
+      continue;
+    }
+    if (operand->kind != graph::OperandKind::HollowConstant) continue;
+    const uint64_t byteLength = operand->descriptor.byteLength();
+
+    // Packed on arrival: every read of the constant is a request for one and the same layout.
+    bool onArrival = !constants.empty() && constants.size() == reads[id] &&
+                     !ir_.isGraphOutput(id);
+    for (const auto& constant : constants) {
+      onArrival = onArrival && constant->plainDesc() == constants[0]->plainDesc() &&
+                  constant->packedDesc() == constants[0]->packedDesc();
+    }
+    std::optional<BlockedScatter> scatter;
+    if (onArrival) {
+      scatter = BlockedScatter::create(constants[0]->plainDesc(), constants[0]->packedDesc());
+      onArrival = scatter && !scatter->identity() &&
+                  scatter->elementCount() * scatter->elementSize() == byteLength;
+    }
+    if (onArrival) {
+      auto slot = std::make_unique<PackingSlot>(byteLength, *scatter,
+                                                constants[0]->packedDesc().get_size(), pool_,
+                                                threads_, memory_);
+      for (auto& constant : constants) constant->resolveOnArrival(slot->packedData());
+      packing_[id] = slot.get();
+      slots_[id] = std::move(slot);
+      continue;
+    }
+    // A plain slot; each request reads it as it is or keeps a reordered copy.
+    auto slot = std::make_unique<reference::ReferenceConstantSlot>(byteLength);
+    plainBytes += byteLength;
+    for (auto& constant : constants) {
+      auto layout = BlockedScatter::create(constant->plainDesc(), constant->packedDesc());
+      if (layout && layout->identity()) {
+        constant->resolveIdentity();
+      } else {
+        constant->resolveReordered(false);
+      }
+    }
+    plain_[id] = slot.get();
+    slots_[id] = std::move(slot);
+  }
+  charges_.emplace_back(memory_->constants, plainBytes);
+}
+
+std::byte* CpuConstants::plainData(graph::OperandId id) {
+  return plain_[id] ? plain_[id]->data() : nullptr;
+}
+
+backend::StagingHints CpuConstants::stagingHints() const {
+  backend::StagingHints hints;
+  const bool anyPacking =
+      std::any_of(packing_.begin(), packing_.end(), [](const PackingSlot* slot) { return slot; });
+  if (!anyPacking) {
+    hints.direct = true;  // every slot is final storage in the file's layout
+    return hints;
+  }
+  hints.direct = false;
+  hints.chunkBytes = chunkBytes_;
+  hints.maxChunksInFlight = pool_.capacity();
+  return hints;
+}
+
+void CpuConstants::constantsComplete() { pool_.release(); }
+
+std::vector<std::string> CpuConstants::describe() const {
+  std::vector<std::string> lines;
+  for (const auto& operand : ir_.operands) {
+    const graph::OperandId id = operand->id;
+    if (id >= slots_.size() || !slots_[id]) continue;
+    std::string line = std::to_string(id) + " " + operand->name + ": ";
+    if (packing_[id]) {
+      line += "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes)";
+    } else {
+      line += "plain";
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+}  // namespace webnn::cpu
+
+namespace webnn::cpu {
+
+std::shared_ptr<PackedConstant> OpCompileContext::packedConstant(
+    graph::OperandId id, const dnnl::memory::desc& plain, const dnnl::memory::desc& packed) const {
+  if (constants) return constants->request(id, plain, packed);
+  // No graph to place it (an op compiled on its own): a reordered copy of our own.
+  auto constant = std::make_shared<PackedConstant>(engine, plain, packed, memory);
+  constant->resolveReordered(ir.operand(id).kind == graph::OperandKind::Constant);
+  return constant;
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,133 @@
+// Where the cpu backend keeps its constants, and how their bytes arrive.
+//
+// A hollow constant whose only readers are ops that pack it into one blocked layout (conv2d
+// filters, matmul/gemm constant B, chosen with format_tag::any) gets a PackingSlot: the slot owns
+// the packed buffer (zeroed for the blocked padding, huge-page advised), hands the loader bounded
+// staging chunks from the graph's StagingPool, and on commit() scatters the chunk's elements
+// straight into their places (BlockedScatter). No plain copy of the constant ever exists.
+// Every other hollow constant keeps a plain slot in the descriptor's layout (the loader reads
+// straight into it, or it adopts a memory map); an op that wants it packed reorders it into its
+// own buffer after every fill (PackedConstant, Reordered), unless oneDNN chose the descriptor's
+// layout itself (Identity: no copy at all).
+//
+// Accounting (memory.constants): the packed buffers, the plain slots, the reordered copies, and
+// the classic constants' plain bytes (the graph's: the IR holds them for the graph's life).
+// memory.staging: the pool's buffers while it holds them (released when every constant is in).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backends/backend.h"
+#include "backends/cpu/blocked_layout.h"
+#include "backends/cpu/packed_constant.h"
+#include "backends/reference/reference_constant_slot.h"
+#include "core/host_buffer.h"
+#include "graph/ir.h"
+
+namespace webnn::cpu {
+
+// A bounded pool of staging buffers shared by the packing slots of one graph: at most `capacity`
+// in flight (take() blocks beyond), each as big as the largest chunk asked of it, charged to
+// memory.staging while the pool holds it.
+class StagingPool {
+ public:
+  StagingPool(std::shared_ptr<backend::MemoryAccount> memory, uint32_t capacity);
+
+  struct Buffer {
+    HostBuffer memory;
+    backend::GaugeCharge charge;
+  };
+  Buffer take(uint64_t bytes);
+  void give(Buffer buffer);
+  // Frees the idle buffers (every constant is in).
+  void release();
+  uint32_t capacity() const { return capacity_; }
+  // Scatters running now, across the graph's slots (they share the backend's threads).
+  std::atomic<int> activeScatters{0};
+
+ private:
+  std::shared_ptr<backend::MemoryAccount> memory_;
+  uint32_t capacity_;
+  std::mutex mutex_;
+  std::condition_variable available_;
+  uint32_t inFlight_ = 0;
+  std::vector<Buffer> free_;
+};
+
+class PackingSlot final : public backend::ConstantSlot {
+ public:
+  PackingSlot(uint64_t byteLength, const BlockedScatter& scatter, uint64_t packedBytes,
+              StagingPool& pool, int threads, std::shared_ptr<backend::MemoryAccount> memory);
+
+  uint64_t byteLength() const override { return byteLength_; }
+  // One element: distinct source elements land on distinct packed elements.
+  uint64_t writeGranularity() const override { return scatter_.elementSize(); }
+  std::unique_ptr<backend::StagedWrite> stage(uint64_t byteOffset, uint64_t size) override;
+  void write(uint64_t byteOffset, std::span<const std::byte> bytes) override;
+
+  std::byte* packedData() { return packed_.data(); }
+  uint64_t packedBytes() const { return packed_.size(); }
+
+ private:
+  class Staged;
+  // Scatters `bytes`, the constant's bytes from `byteOffset`, into the packed buffer.
+  void scatter(uint64_t byteOffset, std::span<const std::byte> bytes);
+
+  uint64_t byteLength_;
+  BlockedScatter scatter_;
+  HostBuffer packed_;
+  StagingPool& pool_;
+  int threads_;
+  std::shared_ptr<backend::MemoryAccount> memory_;
+  backend::GaugeCharge charge_;
+};
+
+// Every constant of one cpu graph: the packing requests of its ops, then its slots.
+class CpuConstants {
+ public:
+  CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
+               std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads);
+
+  // An op keeps constant `id` (classic or hollow) in `packed` (OpCompileContext::packedConstant).
+  std::shared_ptr<PackedConstant> request(graph::OperandId id, const dnnl::memory::desc& plain,
+                                          const dnnl::memory::desc& packed);
+  // Every op is compiled (ops that were dropped released their requests): makes the slots.
+  void createSlots();
+
+  backend::ConstantSlot& slot(graph::OperandId id) { return *slots_.at(id); }
+  // The plain bytes of a hollow constant (null when it is packed on arrival: nothing reads it
+  // plainly).
+  std::byte* plainData(graph::OperandId id);
+  bool isHollow(graph::OperandId id) const { return id < slots_.size() && slots_[id]; }
+  backend::StagingHints stagingHints() const;
+  // Every hollow constant is complete: the staging pool's memory goes back.
+  void constantsComplete();
+  // How each hollow constant is kept, for tests and tools: "<id> <label>: plain" or "<id>
+  // <label>: packed on arrival (<bytes> bytes)".
+  std::vector<std::string> describe() const;
+
+ private:
+  struct Request {
+    graph::OperandId id;
+    std::weak_ptr<PackedConstant> constant;
+  };
+  const graph::GraphIR& ir_;
+  dnnl::engine engine_;
+  std::shared_ptr<backend::MemoryAccount> memory_;
+  int threads_;
+  std::vector<Request> requests_;
+  StagingPool pool_;
+  std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
+  std::vector<PackingSlot*> packing_;                          // per operand; null unless packing
+  std::vector<reference::ReferenceConstantSlot*> plain_;       // per operand; null unless plain
+  std::vector<backend::GaugeCharge> charges_;
+  uint64_t chunkBytes_ = 16ull << 20;
+};
+
+}  // namespace webnn::cpu

@@ -1,0 +1,69 @@
+#include "backends/cpu/packed_constant.h"
+
+#include <cstring>
+
+#include "webnn/types.h"
+
+namespace webnn::cpu {
+
+HostBuffer zeroedPackedBuffer(uint64_t bytes) {
+  HostBuffer buffer(bytes);
+  // Big buffers come from mmap, zeroed by the system (and committed as they are written); small
+  // ones from the heap.
+  if (bytes > 0 && bytes < (1ull << 20)) std::memset(buffer.data(), 0, bytes);
+  return buffer;
+}
+
+PackedConstant::PackedConstant(const dnnl::engine& engine, dnnl::memory::desc plain,
+                               dnnl::memory::desc packed,
+                               std::shared_ptr<backend::MemoryAccount> memory)
+    : engine_(engine),
+      plain_(std::move(plain)),
+      packedDesc_(std::move(packed)),
+      account_(std::move(memory)) {}
+
+void PackedConstant::resolveOnArrival(std::byte* packedBytes) {
+  mode_ = Mode::OnArrival;
+  packed_ = dnnl::memory(packedDesc_, engine_, packedBytes);
+}
+
+void PackedConstant::resolveIdentity() { mode_ = Mode::Identity; }
+
+void PackedConstant::resolveReordered(bool once) {
+  mode_ = Mode::Reordered;
+  once_ = once;
+  storage_ = zeroedPackedBuffer(packedDesc_.get_size());
+  charge_ = backend::GaugeCharge(account_->constants, packedDesc_.get_size());
+  packed_ = dnnl::memory(packedDesc_, engine_, storage_.data());
+}
+
+void PackedConstant::pack(void* plainBytes) {
+  switch (mode_) {
+    case Mode::Unresolved:
+      throw Error(Error::Kind::OperationError, "cpu backend: a packed constant was never placed");
+    case Mode::OnArrival:
+      return;  // the slot scattered every chunk into place
+    default:
+      break;
+  }
+  if (!plainBytes) return;  // a hollow constant not yet filled (the compile-time call)
+  switch (mode_) {
+    case Mode::Unresolved:
+    case Mode::OnArrival:
+      return;
+    case Mode::Identity:
+      packed_ = dnnl::memory(packedDesc_, engine_, plainBytes);
+      return;
+    case Mode::Reordered: {
+      if (once_ && packedOnce_) return;
+      dnnl::memory source(plain_, engine_, plainBytes);
+      dnnl::stream stream(engine_);
+      dnnl::reorder(source, packed_).execute(stream, source, packed_);
+      stream.wait();
+      packedOnce_ = true;
+      return;
+    }
+  }
+}
+
+}  // namespace webnn::cpu
