@@ -1,0 +1,329 @@
+// The cpu backend packs weights on arrival: a hollow constant that only packing ops read (conv2d
+// filters, matmul/gemm B) is scattered chunk by chunk, straight into oneDNN's blocked layout, with
+// no plain copy beside it (memoryStats' constants are the packed bytes), through bounded staging;
+// chunks in any order, from several threads, unaligned; loads that fail in the middle and retry;
+// re-fills with another weight set. Results equal the reference backend's.
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "test_helpers.h"
+#include "weights/weight_generators.h"
+#include "webnn/webnn.h"
+#include "webnn/weight_source.h"
+
+namespace webnn {
+namespace {
+
+using Type = MLOperandDataType;
+using testing::TempDir;
+
+// conv2d: x [2, 12, 12, 24] nhwc, filter [40, 3, 3, 24] ohwi (40 output channels: the blocked
+// layout pads them). matmul: the flattened conv output [2, 4000] x w [4000, 72] (72 columns: padded
+// too). gemm: [2, 72] x g^T with g [50, 72]. s [50, 50]: read by a matmul and by a relu (another
+// layout: a plain slot). conv2d nchw: x2 [1, 3, 9, 9], filter f2 [16, 3, 3, 3] oihw.
+struct Weights {
+  std::vector<float> filter, w, g, s, f2;
+};
+
+std::vector<float> valuesFor(uint32_t seed, size_t count) {
+  std::vector<float> values(count);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-0.5f, 0.5f);
+  for (auto& value : values) value = uniform(random);
+  return values;
+}
+
+Weights weightsFor(uint32_t seed) {
+  return {valuesFor(seed, 40 * 3 * 3 * 24), valuesFor(seed + 1, 4000 * 72),
+          valuesFor(seed + 2, 50 * 72), valuesFor(seed + 3, 50 * 50),
+          valuesFor(seed + 4, 16 * 3 * 3 * 3)};
+}
+
+testing::Bytes bytesOf(const std::vector<float>& values) {
+  testing::Bytes bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::string writeWeights(const TempDir& dir, const std::string& name, const Weights& weights) {
+  const std::string path = dir.file(name);
+  testing::writeFile(path, testing::makeSafetensors({
+                               {"filter", "F32", {40, 3, 3, 24}, bytesOf(weights.filter)},
+                               {"w", "F32", {4000, 72}, bytesOf(weights.w)},
+                               {"g", "F32", {50, 72}, bytesOf(weights.g)},
+                               {"s", "F32", {50, 50}, bytesOf(weights.s)},
+                               {"f2", "F32", {16, 3, 3, 3}, bytesOf(weights.f2)},
+                           }));
+  return path;
+}
+
+struct Model {
+  MLContext context;
+  MLOperand filter, w, g, s, f2;
+  MLGraph graph;
+
+  explicit Model(const std::string& backend) : context(createContext({.backend = backend})) {
+    MLGraphBuilder builder(context);
+    auto x = builder.input("x", {Type::Float32, {2, 12, 12, 24}});
+    auto x2 = builder.input("x2", {Type::Float32, {1, 3, 9, 9}});
+    filter = builder.constant({Type::Float32, {40, 3, 3, 24}}, {.label = "filter"});
+    w = builder.constant({Type::Float32, {4000, 72}}, {.label = "w"});
+    g = builder.constant({Type::Float32, {50, 72}}, {.label = "g"});
+    s = builder.constant({Type::Float32, {50, 50}}, {.label = "s"});
+    f2 = builder.constant({Type::Float32, {16, 3, 3, 3}}, {.label = "f2"});
+    auto convolved = builder.conv2d(x, filter,
+                                    {.inputLayout = MLInputOperandLayout::Nhwc,
+                                     .filterLayout = MLConv2dFilterOperandLayout::Ohwi});
+    auto rows = builder.reshape(builder.relu(convolved), {2, 4000});
+    auto projected = builder.matmul(rows, w);                      // [2, 72]
+    auto mixed = builder.gemm(projected, g, {.bTranspose = true});  // [2, 50]
+    auto y = builder.matmul(mixed, s);                              // [2, 50]
+    graph = builder.build({{"y", y}, {"s2", builder.relu(s)}, {"c2", builder.conv2d(x2, f2)}});
+  }
+
+  std::map<std::string, std::vector<float>> run() {
+    const std::vector<float> x = valuesFor(99, 2 * 12 * 12 * 24);
+    const std::vector<float> x2 = valuesFor(98, 3 * 9 * 9);
+    std::map<std::string, std::vector<float>> outputs;
+    for (const char* name : {"y", "s2", "c2"}) {
+      outputs[name] = testing::runFloat(context, graph, {{"x", x}, {"x2", x2}}, name);
+    }
+    return outputs;
+  }
+
+  void setAll(const Weights& weights) {
+    graph.setConstantData(filter, testing::bytesOf(weights.filter));
+    graph.setConstantData(w, testing::bytesOf(weights.w));
+    graph.setConstantData(g, testing::bytesOf(weights.g));
+    graph.setConstantData(s, testing::bytesOf(weights.s));
+    graph.setConstantData(f2, testing::bytesOf(weights.f2));
+  }
+};
+
+std::map<std::string, std::vector<float>> referenceOutputs(const Weights& weights) {
+  Model reference("reference");
+  reference.setAll(weights);
+  return reference.run();
+}
+
+void expectClose(const std::map<std::string, std::vector<float>>& actual,
+                 const std::map<std::string, std::vector<float>>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (const auto& [name, values] : expected) {
+    const auto& got = actual.at(name);
+    ASSERT_EQ(got.size(), values.size()) << name;
+    double scale = 1.0;
+    for (float value : values) scale = std::max(scale, double{std::fabs(value)});
+    size_t bad = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!(std::fabs(double{got[i]} - double{values[i]}) <= 1e-4 * scale)) ++bad;
+    }
+    EXPECT_EQ(bad, 0u) << "output " << name << ": " << bad << " of " << values.size()
+                       << " elements differ from the reference";
+  }
+}
+
+// The bytes each hollow constant keeps (the packed buffer when packed on arrival), from the cpu
+// backend's description; and whether `label` is packed on arrival.
+struct Layouts {
+  std::vector<std::string> lines;
+  bool packed(const std::string& label) const {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+      return line.find(" " + label + ": packed on arrival") != std::string::npos;
+    });
+  }
+  uint64_t packedBytes() const {
+    uint64_t total = 0;
+    for (const auto& line : lines) {
+      const size_t at = line.find("packed on arrival (");
+      if (at != std::string::npos) total += std::stoull(line.substr(at + 19));
+    }
+    return total;
+  }
+};
+
+Layouts layoutsOf(const Model& model) {
+  return {cpu::constantLayouts(*model.graph.state()->compiled)};
+}
+
+uint64_t plainBytesOf(const Model& model, const Layouts& layouts) {
+  uint64_t total = 0;
+  for (const MLOperand& constant : model.graph.hollowConstants()) {
+    if (!layouts.packed(constant.label())) total += constant.descriptor().byteLength();
+  }
+  return total;
+}
+
+class CpuPacking : public ::testing::Test {
+ protected:
+  TempDir dir;
+};
+
+TEST_F(CpuPacking, WeightsLoadedChunkByChunkArePackedOnArrivalWithoutAPlainCopy) {
+  const Weights weights = weightsFor(1);
+  const std::string path = writeWeights(dir, "w.safetensors", weights);
+  Model model("cpu");
+  const Layouts layouts = layoutsOf(model);
+  // Only packing ops read these: no plain slot.
+  EXPECT_TRUE(layouts.packed("filter")) << ::testing::PrintToString(layouts.lines);
+  EXPECT_TRUE(layouts.packed("w"));
+  EXPECT_TRUE(layouts.packed("g"));
+  // s is also read plainly (relu): a plain slot.
+  EXPECT_FALSE(layouts.packed("s"));
+  const backend::StagingHints hints = model.graph.state()->compiled->stagingHints();
+  EXPECT_FALSE(hints.direct);
+  EXPECT_LE(hints.chunkBytes, 16ull << 20);
+  ASSERT_GT(hints.maxChunksInFlight, 0u);
+
+  LoadOptions options;
+  options.chunkBytes = 64 * 1024;  // w takes 18 chunks
+  options.threads = 4;
+  model.graph.loadConstants(*WeightSource::open(path), options);
+  EXPECT_TRUE(model.graph.pendingConstants().empty());
+  expectClose(model.run(), referenceOutputs(weights));
+
+  const MLMemoryStats memory = model.context.memoryStats();
+  const uint64_t chunk = testing::loaderChunkBytes(model.graph, options.chunkBytes);
+  EXPECT_EQ(chunk, 64u * 1024);
+  EXPECT_GT(memory.stagingBytesPeak, 0u);
+  EXPECT_LE(memory.stagingBytesPeak, chunk * hints.maxChunksInFlight);
+  EXPECT_EQ(memory.stagingBytes, 0u) << "staging outlived the load";
+  // The packed buffers, the plain slots (s, and f2 unless oneDNN packs it) and the reordered copy
+  // of s that its matmul reads: nothing else. Without packing on arrival, filter, w and g would
+  // also keep their plain bytes.
+  const uint64_t packed = layouts.packedBytes();
+  EXPECT_GE(packed, (40u * 3 * 3 * 24 + 4000u * 72 + 50u * 72) * 4);
+  const uint64_t plain = plainBytesOf(model, layouts);
+  EXPECT_GE(memory.constantBytes, packed + plain);
+  EXPECT_LE(memory.constantBytes, packed + plain + 2 * 64 * 64 * 4)  // s's reordered copy, padded
+      << "a plain copy of a packed constant is kept";
+}
+
+TEST_F(CpuPacking, UnalignedWritesInRandomOrderFromSeveralThreads) {
+  const Weights weights = weightsFor(2);
+  Model model("cpu");
+  struct Piece {
+    const MLOperand* constant;
+    const std::vector<float>* values;
+    uint64_t offset, size;  // bytes
+  };
+  std::vector<Piece> pieces;
+  std::mt19937 random(5);
+  auto cut = [&](const MLOperand& constant, const std::vector<float>& values) {
+    const uint64_t length = values.size() * sizeof(float);
+    for (uint64_t offset = 0; offset < length;) {
+      // 1 to 700 elements: boundaries fall inside blocks and rows.
+      const uint64_t size = std::min<uint64_t>(length - offset, 4 * (1 + random() % 700));
+      pieces.push_back({&constant, &values, offset, size});
+      offset += size;
+    }
+  };
+  cut(model.filter, weights.filter);
+  cut(model.w, weights.w);
+  cut(model.g, weights.g);
+  cut(model.s, weights.s);
+  cut(model.f2, weights.f2);
+  std::shuffle(pieces.begin(), pieces.end(), random);
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (size_t i = next++; i < pieces.size(); i = next++) {
+        const Piece& piece = pieces[i];
+        const auto bytes = std::as_bytes(std::span(*piece.values));
+        model.graph.writeConstantData(*piece.constant, piece.offset,
+                                      bytes.subspan(piece.offset, piece.size));
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_TRUE(model.graph.pendingConstants().empty());
+  expectClose(model.run(), referenceOutputs(weights));
+  EXPECT_EQ(model.context.memoryStats().stagingBytesPeak, 0u)
+      << "writeConstantData scatters from the caller's bytes";
+}
+
+TEST_F(CpuPacking, LoadFailingInTheMiddleThenRetriedAndRefilledWithAnotherWeightSet) {
+  const Weights first = weightsFor(3), second = weightsFor(4);
+  const std::string firstPath = writeWeights(dir, "first.safetensors", first);
+  const std::string secondPath = writeWeights(dir, "second.safetensors", second);
+  Model model("cpu");
+  auto reader = std::make_shared<testing::FaultyReader>();
+  auto source = WeightSource::open(firstPath, reader);
+  const uint64_t faultAt = source->find("w")->byteOffset + 300 * 1024;  // w's fifth chunk
+  reader->arm(testing::FaultyReader::Fault::Eio, faultAt, faultAt + 1);
+  LoadOptions options;
+  options.chunkBytes = 64 * 1024;
+  options.threads = 3;
+  EXPECT_THROW(model.graph.loadConstants(*source, options), Error);
+  std::vector<std::string> pending;
+  for (const auto& constant : model.graph.pendingConstants()) pending.push_back(constant.label());
+  EXPECT_EQ(pending, std::vector<std::string>{"w"});
+  testing::expectError([&] { model.run(); }, Error::Kind::InvalidStateError, {"'w'"});
+
+  reader->disarm();
+  model.graph.loadConstants(*source, options);
+  expectClose(model.run(), referenceOutputs(first));
+
+  // Another weight set for the same graph: every packed buffer is overwritten in place.
+  LoadOptions reload = options;
+  reload.reload = true;
+  model.graph.loadConstants(*WeightSource::open(secondPath), reload);
+  const auto secondReference = referenceOutputs(second);
+  expectClose(model.run(), secondReference);
+
+  // A re-fill through writeConstantData: pending (no dispatch sees a half-written packed weight)
+  // until every byte is in again.
+  const Weights third = weightsFor(5);
+  const auto w = std::as_bytes(std::span(third.w));
+  model.graph.writeConstantData(model.w, 0, w.subspan(0, 4 * 1001));
+  testing::expectError([&] { model.run(); }, Error::Kind::InvalidStateError, {"'w'"});
+  model.graph.writeConstantData(model.w, 4 * 1001, w.subspan(4 * 1001));
+  Weights mixed = second;
+  mixed.w = third.w;
+  expectClose(model.run(), referenceOutputs(mixed));
+  const MLMemoryStats memory = model.context.memoryStats();
+  EXPECT_EQ(memory.stagingBytes, 0u);
+  EXPECT_LE(memory.stagingBytesPeak, options.chunkBytes * 4);
+}
+
+TEST_F(CpuPacking, ClassicConstantsArePackedAtBuildAndCountedOnce) {
+  const Weights weights = weightsFor(6);
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {Type::Float32, {2, 4000}});
+  auto w = builder.constant({Type::Float32, {4000, 72}}, testing::bytesOf(weights.w));
+  MLGraph graph = builder.build({{"y", builder.matmul(x, w)}});
+  EXPECT_TRUE(cpu::constantLayouts(*graph.state()->compiled).empty());  // nothing hollow
+  const MLMemoryStats memory = context.memoryStats();
+  // The graph's plain bytes and one packed copy (padded to blocks), no more.
+  EXPECT_GE(memory.constantBytes, 2 * 4000u * 72 * 4);
+  EXPECT_LE(memory.constantBytes, 4000u * 72 * 4 + 4000u * 128 * 4);
+  EXPECT_EQ(memory.stagingBytesPeak, 0u);
+
+  const std::vector<float> input = valuesFor(7, 2 * 4000);
+  auto y = testing::runFloat(context, graph, {{"x", input}}, "y");
+  ASSERT_EQ(y.size(), 2u * 72);
+  for (size_t column = 0; column < 72; ++column) {
+    double sum = 0;
+    for (size_t k = 0; k < 4000; ++k) sum += double{input[k]} * weights.w[k * 72 + column];
+    EXPECT_NEAR(y[column], sum, 1e-3) << column;
+  }
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
