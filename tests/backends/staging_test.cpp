@@ -1,8 +1,10 @@
-// The seam's staging path, through the transforming test backend (which has no direct storage):
-// loadConstants and writeConstantData stage bounded chunks, commit them in any order and from
-// several threads, survive faults in the middle and re-fills, keep the staging peak bounded by
-// chunk size x chunks in flight (and above zero), respect the slots' write granularity, and tell
-// slots and graphs when their constants are complete. Also: a backend's limits reach the builder.
+// The seam's staging path, through the backends that have no direct storage for the constants of
+// these tests: the transforming test backend, and the cpu backend (whose matmul weights are packed
+// on arrival): loadConstants and writeConstantData stage bounded chunks, commit them in any order
+// and from several threads, survive faults in the middle and re-fills, keep the staging peak
+// bounded by chunk size x chunks in flight (and above zero), respect the slots' write
+// granularity, and tell slots and graphs when their constants are complete (what the transforming
+// backend checks as it goes). Also: a backend's limits reach the builder.
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -10,7 +12,9 @@
 #include <thread>
 
 #include "backends/reference/reference_backend.h"
+#include "api/graph_state.h"
 #include "backends/transforming_backend.h"
+#include "webnn/config.h"
 #include "test_helpers.h"
 #include "weights/weight_generators.h"
 
@@ -36,7 +40,8 @@ std::vector<std::byte> bytesOf(const std::vector<float>& values) {
   return bytes;
 }
 
-// y = a + b + x over two big hollow constants and one small one, on a given backend.
+// y = I a + I b + x over two big hollow constants (each the B of a matmul by the identity, so
+// that the cpu backend packs them) and one small one, on a given backend. Exact on every backend.
 struct Model {
   MLContext context;
   MLOperand a, b, c;
@@ -45,11 +50,19 @@ struct Model {
   explicit Model(const std::string& backend) : context(createContext({.backend = backend})) {
     MLGraphBuilder builder(context);
     auto x = builder.input("x", {Type::Float32, {1}});
+    std::vector<float> identity(size_t{kRows} * kRows, 0.0f);
+    for (uint32_t i = 0; i < kRows; ++i) identity[size_t{i} * kRows + i] = 1.0f;
+    auto eye = builder.constant({Type::Float32, {kRows, kRows}}, testing::bytesOf(identity));
     a = builder.constant({Type::Float32, {kRows, kColumns}}, {.label = "a"});
     b = builder.constant({Type::Float32, {kRows, kColumns}}, {.label = "b"});
     c = builder.constant({Type::Float32, {3}}, {.label = "c"});
-    graph = builder.build({{"y", builder.add(builder.add(a, b), x)}, {"z", builder.mul(c, x)}});
+    graph = builder.build({{"y", builder.add(builder.add(builder.matmul(eye, a),
+                                                         builder.matmul(eye, b)),
+                                             x)},
+                           {"z", builder.mul(c, x)}});
   }
+
+  backend::StagingHints hints() const { return graph.state()->compiled->stagingHints(); }
 
   std::vector<float> run(float x, const char* output = "y") {
     return testing::runFloat(context, graph, {{"x", {x}}}, output);
@@ -75,7 +88,9 @@ std::string writeWeights(const TempDir& dir, const std::string& name, uint32_t s
   return path;
 }
 
-class Staging : public ::testing::Test {
+// Runs on the transforming backend and on the cpu backend (where it is built); what only the
+// transforming backend observes (its stats, its options) is checked there only.
+class Staging : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     testing::setTransformingBackendOptions({});
@@ -86,13 +101,35 @@ class Staging : public ::testing::Test {
         << "the API layer broke a promise of the seam";
     testing::setTransformingBackendOptions({});
   }
+  const std::string& backendName() const { return GetParam(); }
+  bool transforming() const { return GetParam() == testing::kTransformingBackend; }
+  // The backend stages these constants (the test means nothing otherwise).
+  void expectStaged(const Model& model) const {
+    const backend::StagingHints hints = model.hints();
+    EXPECT_FALSE(hints.direct) << backendName() << " keeps these constants in the file's layout";
+    EXPECT_GT(hints.maxChunksInFlight, 0u);
+  }
   TempDir dir;
 };
 
-TEST_F(Staging, LoadConstantsStagesBoundedChunksAndMatchesTheReference) {
+std::vector<std::string> stagingBackends() {
+  std::vector<std::string> names = {testing::kTransformingBackend};
+#ifdef WEBNN_HAVE_CPU
+  names.push_back("cpu");
+#endif
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Staging, Staging, ::testing::ValuesIn(stagingBackends()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+TEST_P(Staging, LoadConstantsStagesBoundedChunksAndMatchesTheReference) {
   const std::string path = writeWeights(dir, "w.safetensors", 1, 2);
-  Model model(testing::kTransformingBackend);
-  const testing::TransformingBackendOptions hints;  // 256 KiB x 2 in flight
+  Model model(backendName());
+  expectStaged(model);
+  const backend::StagingHints hints = model.hints();  // transforming: 256 KiB x 2 in flight
   model.graph.loadConstants(*WeightSource::open(path), [] {
     LoadOptions options;
     options.threads = 4;  // more threads than chunks in flight: the hint caps them
@@ -106,48 +143,61 @@ TEST_F(Staging, LoadConstantsStagesBoundedChunksAndMatchesTheReference) {
   EXPECT_EQ(model.run(0.5f), reference.run(0.5f));
   EXPECT_EQ(model.run(2.0f, "z"), reference.run(2.0f, "z"));
 
-  const auto& stats = testing::transformingStats();
-  // 1.5 MiB / 256 KiB = 6 chunks per big constant, 1 for the small one.
-  EXPECT_EQ(stats.stagedWrites.load(), 13u);
-  EXPECT_EQ(stats.completions.load(), 3u);
-  EXPECT_EQ(stats.graphCompletions.load(), 1u);
-  EXPECT_LE(stats.peakInFlight.load(), hints.maxChunksInFlight);
+  if (transforming()) {
+    const auto& stats = testing::transformingStats();
+    // 1.5 MiB / 256 KiB = 6 chunks per big constant, 1 for the small one.
+    EXPECT_EQ(stats.stagedWrites.load(), 13u);
+    EXPECT_EQ(stats.completions.load(), 3u);
+    EXPECT_EQ(stats.graphCompletions.load(), 1u);
+    EXPECT_LE(stats.peakInFlight.load(), hints.maxChunksInFlight);
+  }
   const MLMemoryStats memory = model.context.memoryStats();
   EXPECT_GT(memory.stagingBytesPeak, 0u);
   EXPECT_LE(memory.stagingBytesPeak, hints.chunkBytes * hints.maxChunksInFlight);
   EXPECT_EQ(memory.stagingBytes, 0u) << "staging outlived the load";
 }
 
-TEST_F(Staging, StagingPeakFollowsTheHintsWhateverTheModelSize) {
+TEST_P(Staging, StagingPeakFollowsTheHintsWhateverTheModelSize) {
   const std::string path = writeWeights(dir, "w.safetensors", 3, 4);
   for (const auto& [chunk, inFlight] :
        std::vector<std::pair<uint64_t, uint32_t>>{{64 * 1024, 1}, {128 * 1024, 3}}) {
+    // The transforming backend takes both as hints; on the others they are the loader's chunk
+    // size and threads (which the backend's hints may cut further).
     testing::setTransformingBackendOptions({.chunkBytes = chunk, .maxChunksInFlight = inFlight});
-    Model model(testing::kTransformingBackend);
-    model.graph.loadConstants(*WeightSource::open(path));
+    Model model(backendName());
+    expectStaged(model);
+    LoadOptions options;
+    options.chunkBytes = chunk;
+    options.threads = inFlight;
+    model.graph.loadConstants(*WeightSource::open(path), options);
     EXPECT_EQ(model.run(1.0f), expectedSum(3, 4, 1.0f));
     const MLMemoryStats memory = model.context.memoryStats();
     EXPECT_GT(memory.stagingBytesPeak, 0u);
-    EXPECT_LE(memory.stagingBytesPeak, chunk * inFlight) << chunk << " x " << inFlight;
+    const uint64_t staged = testing::loaderChunkBytes(model.graph, chunk);
+    EXPECT_LE(staged, chunk);
+    EXPECT_LE(memory.stagingBytesPeak,
+              staged * std::min<uint64_t>(inFlight, model.hints().maxChunksInFlight))
+        << chunk << " x " << inFlight;
   }
 }
 
-TEST_F(Staging, ChunkBoundariesFollowTheSlotsWriteGranularity) {
+TEST_P(Staging, ChunkBoundariesFollowTheSlotsWriteGranularity) {
   const std::string path = writeWeights(dir, "w.safetensors", 5, 6);
   // 4 KiB + 4 bytes: no power of two, so chunk ends only fall on granules if the loader aligns
   // them.
   testing::setTransformingBackendOptions(
       {.chunkBytes = 200 * 1024, .maxChunksInFlight = 4, .writeGranularity = 4100});
-  Model model(testing::kTransformingBackend);
+  Model model(backendName());
   LoadOptions options;
   options.threads = 4;
+  options.chunkBytes = 200 * 1024 + 4;  // not a multiple of the cpu backend's 4-byte granules
   model.graph.loadConstants(*WeightSource::open(path), options);
   EXPECT_EQ(model.run(0.0f), expectedSum(5, 6, 0.0f));
   // (The slot counts a violation when two writes in flight touch one granule.)
 }
 
-TEST_F(Staging, WritesInRandomOrderFromSeveralThreads) {
-  Model model(testing::kTransformingBackend);
+TEST_P(Staging, WritesInRandomOrderFromSeveralThreads) {
+  Model model(backendName());
   const auto a = bytesOf(valuesFor(7, size_t{kRows} * kColumns));
   const auto b = bytesOf(valuesFor(8, size_t{kRows} * kColumns));
   constexpr uint64_t kChunk = 48 * 1024;
@@ -177,17 +227,20 @@ TEST_F(Staging, WritesInRandomOrderFromSeveralThreads) {
   for (auto& thread : threads) thread.join();
   model.graph.setConstantData(model.c, bytesOf({1.0f, 2.0f, 3.0f}));
   EXPECT_EQ(model.run(3.0f), expectedSum(7, 8, 3.0f));
+  EXPECT_EQ(model.context.memoryStats().stagingBytesPeak, 0u)
+      << "writeConstantData transforms straight from the caller's bytes";
+  if (!transforming()) return;
   const auto& stats = testing::transformingStats();
   EXPECT_EQ(stats.directWrites.load(), pieces.size() + 1);  // transformed straight from the caller
   EXPECT_EQ(stats.completions.load(), 3u);
   EXPECT_EQ(stats.graphCompletions.load(), 1u);
 }
 
-TEST_F(Staging, UnalignedWritesToOneConstantAreSerialized) {
+TEST_P(Staging, UnalignedWritesToOneConstantAreSerialized) {
   // Granules of 4096 bytes; writes of 1000 floats (4000 bytes) straddle them. The API layer must
   // serialize such writes (the slot counts a violation if two overlap a granule at once).
   testing::setTransformingBackendOptions({.writeGranularity = 4096});
-  Model model(testing::kTransformingBackend);
+  Model model(backendName());
   const auto a = bytesOf(valuesFor(9, size_t{kRows} * kColumns));
   const auto b = bytesOf(valuesFor(10, size_t{kRows} * kColumns));
   constexpr uint64_t kChunk = 4000;
@@ -206,14 +259,16 @@ TEST_F(Staging, UnalignedWritesToOneConstantAreSerialized) {
   EXPECT_EQ(model.run(-1.0f), expectedSum(9, 10, -1.0f));
 }
 
-TEST_F(Staging, FaultInTheMiddleLeavesThePendingConstantAndRetryCompletes) {
+TEST_P(Staging, FaultInTheMiddleLeavesThePendingConstantAndRetryCompletes) {
   const std::string path = writeWeights(dir, "w.safetensors", 12, 13);
-  Model model(testing::kTransformingBackend);
+  Model model(backendName());
+  LoadOptions options;
+  options.chunkBytes = 256 * 1024;  // the transforming backend's chunks, on every backend
   auto reader = std::make_shared<testing::FaultyReader>();
   auto source = WeightSource::open(path, reader);
   const uint64_t faultAt = source->find("b")->byteOffset + 700 * 1024;  // b's third chunk
   reader->arm(testing::FaultyReader::Fault::Eio, faultAt, faultAt + 1);
-  EXPECT_THROW(model.graph.loadConstants(*source), Error);
+  EXPECT_THROW(model.graph.loadConstants(*source, options), Error);
   std::vector<std::string> pending;
   for (const auto& constant : model.graph.pendingConstants()) pending.push_back(constant.label());
   EXPECT_EQ(pending, std::vector<std::string>{"b"});
@@ -221,15 +276,18 @@ TEST_F(Staging, FaultInTheMiddleLeavesThePendingConstantAndRetryCompletes) {
   EXPECT_EQ(testing::transformingStats().graphCompletions.load(), 0u);
 
   reader->disarm();
-  model.graph.loadConstants(*source);
+  model.graph.loadConstants(*source, options);
   EXPECT_EQ(model.run(0.0f), expectedSum(12, 13, 0.0f));
-  EXPECT_EQ(testing::transformingStats().graphCompletions.load(), 1u);
+  if (transforming()) {
+    EXPECT_EQ(testing::transformingStats().graphCompletions.load(), 1u);
+  }
+  EXPECT_EQ(model.context.memoryStats().stagingBytes, 0u) << "staging outlived the load";
 }
 
-TEST_F(Staging, RefillWithAnotherWeightSetIsDecodedBeforeTheNextDispatch) {
+TEST_P(Staging, RefillWithAnotherWeightSetIsDecodedBeforeTheNextDispatch) {
   const std::string first = writeWeights(dir, "first.safetensors", 14, 15);
   const std::string second = writeWeights(dir, "second.safetensors", 16, 17);
-  Model model(testing::kTransformingBackend);
+  Model model(backendName());
   model.graph.loadConstants(*WeightSource::open(first));
   EXPECT_EQ(model.run(1.0f), expectedSum(14, 15, 1.0f));
   LoadOptions reload;
@@ -237,8 +295,10 @@ TEST_F(Staging, RefillWithAnotherWeightSetIsDecodedBeforeTheNextDispatch) {
   model.graph.loadConstants(*WeightSource::open(second), reload);
   EXPECT_EQ(model.run(1.0f), expectedSum(16, 17, 1.0f));
   const auto& stats = testing::transformingStats();
-  EXPECT_EQ(stats.completions.load(), 6u);
-  EXPECT_EQ(stats.graphCompletions.load(), 2u);
+  if (transforming()) {
+    EXPECT_EQ(stats.completions.load(), 6u);
+    EXPECT_EQ(stats.graphCompletions.load(), 2u);
+  }
 
   // A re-fill through writeConstantData: the first chunk makes the constant pending again.
   const auto a = bytesOf(valuesFor(18, size_t{kRows} * kColumns));
@@ -246,7 +306,9 @@ TEST_F(Staging, RefillWithAnotherWeightSetIsDecodedBeforeTheNextDispatch) {
   testing::expectError([&] { model.run(1.0f); }, Error::Kind::InvalidStateError, {"'a'"});
   model.graph.writeConstantData(model.a, 4096, std::span(a).subspan(4096));
   EXPECT_EQ(model.run(1.0f), expectedSum(18, 17, 1.0f));
-  EXPECT_EQ(stats.graphCompletions.load(), 3u);
+  if (transforming()) {
+    EXPECT_EQ(stats.graphCompletions.load(), 3u);
+  }
 }
 
 // A backend that is the reference backend without int64/uint64, anywhere.
