@@ -4,7 +4,9 @@
 // weights) as a safetensors file, warms the page cache, measures this machine's limits (pread from
 // page cache into a reused buffer, and into fresh huge-page-advised memory), then loads the model
 // in a fresh child process for each path and checks one inference against a reference computed
-// here, independently of the library:
+// here, independently of the library. The weights feed matmuls or 1x1 convolutions (--model),
+// which the cpu backend packs into oneDNN's blocked layouts as they arrive; the children also
+// report memoryStats() (constants, staging peak):
 //   a: classic       file read into a user buffer, constant(desc, data) per tensor, build
 //   b: hollow+push   build weightless, then per tensor read into a reused buffer, setConstantData
 //   c: hollow+pull   build weightless, then loadConstants(WeightSource::open(file))
@@ -28,6 +30,12 @@ struct LoadBenchOptions {
   std::string paths = "abcd";
   // Hidden size H: each layer is a float32 [H, H] weight.
   uint32_t hidden = 4096;
+  // What reads the weights: "matmul" (x [1, H] x W per layer), "conv" (a 1x1 conv2d per layer on
+  // x [1, 1, 1, H] nhwc with W as its ihwo filter: the same product), or "mixed" (alternating).
+  // On the cpu backend both pack their weights into oneDNN's blocked layouts.
+  std::string model = "matmul";
+  // The backend of the children's contexts (empty: the default backend).
+  std::string backend;
   // Threads of loadConstants (paths c and d) and of the pread limits.
   uint32_t threads = 2;
   // Runs of each path; the fastest load is reported.
