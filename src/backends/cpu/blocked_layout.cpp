@@ -58,15 +58,20 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
     blockStride *= blocking.inner_blks[k];
   }
 
-  if (!order.empty()) {
-    scatter.runDim_ = order.back();
-    scatter.runStep_ = scatter.outerStrides_[static_cast<size_t>(scatter.runDim_)];
-    for (const InnerBlock& block : scatter.blocks_) {  // the innermost block of the run's dim wins
-      if (block.dim == scatter.runDim_) {
-        scatter.runStep_ = block.stride;
-        scatter.runBlock_ = block.size;
-      }
+  if (!order.empty()) scatter.runDim_ = order.back();
+  scatter.digits_.resize(static_cast<size_t>(q.ndims));
+  for (int d = 0; d < q.ndims; ++d) {
+    Digits& digits = scatter.digits_[static_cast<size_t>(d)];
+    digits.count = 0;
+    for (size_t k = scatter.blocks_.size(); k-- > 0;) {  // innermost block first
+      if (scatter.blocks_[k].dim != d) continue;
+      digits.radix[digits.count] = scatter.blocks_[k].size;
+      digits.stride[digits.count] = scatter.blocks_[k].stride;
+      ++digits.count;
     }
+    digits.radix[digits.count] = 0;  // the outer block index: unbounded
+    digits.stride[digits.count] = blocking.strides[d];
+    ++digits.count;
   }
 
   bool identity = blocking.inner_nblks == 0 && q.offset0 == 0 &&
@@ -79,60 +84,164 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
   return scatter;
 }
 
-int64_t BlockedScatter::offsetOf(const int64_t* position) const {
-  int64_t pos[DNNL_MAX_NDIMS];
-  for (int d = 0; d < ndims_; ++d) pos[d] = position[d] + paddedOffsets_[static_cast<size_t>(d)];
-  int64_t offset = offset0_;
-  for (size_t k = blocks_.size(); k-- > 0;) {
-    const InnerBlock& block = blocks_[k];
-    offset += (pos[block.dim] % block.size) * block.stride;
-    pos[block.dim] /= block.size;
+// One walk over the plain layout: the logical coordinates, their digits in the packed layout, and
+// the packed offset they make.
+struct BlockedScatter::Walker {
+  const BlockedScatter& layout;
+  int64_t coordinate[DNNL_MAX_NDIMS] = {};
+  int64_t digit[DNNL_MAX_NDIMS][kMaxDigits] = {};
+  int64_t offset = 0;
+
+  Walker(const BlockedScatter& scatter, uint64_t firstElement) : layout(scatter) {
+    offset = layout.offset0_;
+    for (size_t i = 0; i < layout.plainOrder_.size(); ++i) {
+      const int d = layout.plainOrder_[i];
+      coordinate[d] =
+          static_cast<int64_t>(firstElement / static_cast<uint64_t>(layout.plainStrides_[i]) %
+                               static_cast<uint64_t>(layout.dims_[static_cast<size_t>(d)]));
+    }
+    for (int d = 0; d < layout.ndims_; ++d) setDigits(d, coordinate[d]);
   }
-  for (int d = 0; d < ndims_; ++d) offset += pos[d] * outerStrides_[static_cast<size_t>(d)];
-  return offset;
-}
+
+  // Sets the digits of dim d for coordinate `value`, and adds them to the offset.
+  void setDigits(int d, int64_t value) {
+    const Digits& digits = layout.digits_[static_cast<size_t>(d)];
+    value += layout.paddedOffsets_[static_cast<size_t>(d)];
+    for (int j = 0; j < digits.count; ++j) {
+      const bool last = j + 1 == digits.count;
+      digit[d][j] = last ? value : value % digits.radix[j];
+      if (!last) value /= digits.radix[j];
+      offset += digit[d][j] * digits.stride[j];
+    }
+  }
+  void clearDigits(int d) {
+    const Digits& digits = layout.digits_[static_cast<size_t>(d)];
+    for (int j = 0; j < digits.count; ++j) offset -= digit[d][j] * digits.stride[j];
+  }
+
+  // Elements of dim d that can be walked from here with one step (within its innermost digit).
+  int64_t stepRoom(int d) const {
+    const Digits& digits = layout.digits_[static_cast<size_t>(d)];
+    int64_t room = layout.dims_[static_cast<size_t>(d)] - coordinate[d];
+    if (digits.count > 1) room = std::min(room, digits.radix[0] - digit[d][0]);
+    return room;
+  }
+  int64_t step(int d) const { return layout.digits_[static_cast<size_t>(d)].stride[0]; }
+
+  // Moves dim d on by n (n <= stepRoom(d)), carrying into its digits and into the outer plain
+  // dims when it wraps.
+  void advance(int d, int64_t n) {
+    const Digits& digits = layout.digits_[static_cast<size_t>(d)];
+    coordinate[d] += n;
+    digit[d][0] += n;
+    offset += n * digits.stride[0];
+    for (int j = 0; j + 1 < digits.count && digit[d][j] == digits.radix[j]; ++j) {
+      offset -= digits.radix[j] * digits.stride[j];
+      digit[d][j] = 0;
+      ++digit[d][j + 1];
+      offset += digits.stride[j + 1];
+    }
+    if (coordinate[d] < layout.dims_[static_cast<size_t>(d)]) return;
+    clearDigits(d);
+    coordinate[d] = 0;
+    setDigits(d, 0);
+    // The next outer plain dim (if any) moves on by one.
+    const auto& order = layout.plainOrder_;
+    for (size_t i = order.size(); i-- > 0;) {
+      if (order[i] != d) continue;
+      if (i > 0) advance(order[i - 1], 1);
+      break;
+    }
+  }
+};
 
 void BlockedScatter::scatterSerial(const std::byte* source, uint64_t firstElement, uint64_t count,
                                    std::byte* destination) const {
-  int64_t position[DNNL_MAX_NDIMS] = {};
-  for (size_t i = 0; i < plainOrder_.size(); ++i) {
-    const int d = plainOrder_[i];
-    position[d] = static_cast<int64_t>(firstElement / static_cast<uint64_t>(plainStrides_[i]) %
-                                       static_cast<uint64_t>(dims_[static_cast<size_t>(d)]));
+  // Whole rows (runs of the innermost plain dim) with contiguous segments: copy them column
+  // segment by column segment, so that the writes walk each packed block in order (rows of one
+  // block are neighbours there) instead of jumping between blocks at every segment.
+  if (runDim_ >= 0 && plainOrder_.size() >= 2 && digits_[static_cast<size_t>(runDim_)].stride[0] == 1) {
+    const uint64_t rowLength = static_cast<uint64_t>(dims_[static_cast<size_t>(runDim_)]);
+    const uint64_t head = std::min(count, (rowLength - firstElement % rowLength) % rowLength);
+    const uint64_t rows = (count - head) / rowLength;
+    if (rows >= 2) {
+      walk(source, firstElement, head, destination);
+      tiled(source + head * elementSize_, firstElement + head, rows, destination);
+      const uint64_t done = head + rows * rowLength;
+      walk(source + done * elementSize_, firstElement + done, count - done, destination);
+      return;
+    }
   }
+  walk(source, firstElement, count, destination);
+}
+
+void BlockedScatter::tiled(const std::byte* source, uint64_t firstElement, uint64_t rows,
+                           std::byte* destination) const {
+  const int d = runDim_;
+  const uint64_t rowLength = static_cast<uint64_t>(dims_[static_cast<size_t>(d)]);
+  const uint64_t size = elementSize_;
+  struct Segment {
+    uint64_t start, length;
+    int64_t offset;  // from the row's offset
+  };
+  std::vector<Segment> segments;
+  {
+    Walker walker(*this, firstElement);
+    const int64_t base = walker.offset;
+    for (uint64_t start = 0; start < rowLength;) {
+      const auto length = static_cast<uint64_t>(walker.stepRoom(d));
+      segments.push_back({start, length, walker.offset - base});
+      start += length;
+      if (start < rowLength) walker.advance(d, static_cast<int64_t>(length));
+    }
+  }
+  // Packed offsets add up per dim: a row's offset is that of its first element.
+  std::vector<int64_t> rowOffsets(rows);
+  {
+    Walker walker(*this, firstElement);
+    const int outer = plainOrder_[plainOrder_.size() - 2];
+    for (uint64_t r = 0; r < rows; ++r) {
+      rowOffsets[r] = walker.offset;
+      if (r + 1 < rows) walker.advance(outer, 1);
+    }
+  }
+  for (const Segment& segment : segments) {
+    const std::byte* from = source + segment.start * size;
+    for (uint64_t r = 0; r < rows; ++r) {
+      std::memcpy(destination + static_cast<uint64_t>(rowOffsets[r] + segment.offset) * size,
+                  from + r * rowLength * size, segment.length * size);
+    }
+  }
+}
+
+void BlockedScatter::walk(const std::byte* source, uint64_t firstElement, uint64_t count,
+                          std::byte* destination) const {
+  if (count == 0) return;
+  Walker walker(*this, firstElement);
   const uint64_t size = elementSize_;
   if (runDim_ < 0) {  // one element
-    if (count > 0) std::memcpy(destination + offsetOf(position) * size, source, size);
+    if (count > 0) std::memcpy(destination + walker.offset * static_cast<int64_t>(size), source, size);
     return;
   }
-  const int64_t runExtent = dims_[static_cast<size_t>(runDim_)];
+  const int d = runDim_;
+  const int64_t step = walker.step(d);
   while (count > 0) {
-    int64_t& along = position[runDim_];
-    uint64_t segment = std::min<uint64_t>(count, static_cast<uint64_t>(runExtent - along));
-    if (runBlock_ > 0)
-      segment = std::min<uint64_t>(segment, static_cast<uint64_t>(runBlock_ - along % runBlock_));
-    const int64_t offset = offsetOf(position);
-    std::byte* target = destination + static_cast<uint64_t>(offset) * size;
-    if (runStep_ == 1) {
+    const uint64_t segment = std::min<uint64_t>(count, static_cast<uint64_t>(walker.stepRoom(d)));
+    std::byte* target = destination + static_cast<uint64_t>(walker.offset) * size;
+    if (step == 1) {
       std::memcpy(target, source, segment * size);
     } else if (size == 4) {
-      const uint64_t step = static_cast<uint64_t>(runStep_) * 4;
-      for (uint64_t i = 0; i < segment; ++i) std::memcpy(target + i * step, source + i * 4, 4);
+      const uint64_t stride = static_cast<uint64_t>(step) * 4;
+      for (uint64_t i = 0; i < segment; ++i) std::memcpy(target + i * stride, source + i * 4, 4);
     } else {
-      const uint64_t step = static_cast<uint64_t>(runStep_) * size;
-      for (uint64_t i = 0; i < segment; ++i) std::memcpy(target + i * step, source + i * size, size);
+      const uint64_t stride = static_cast<uint64_t>(step) * size;
+      for (uint64_t i = 0; i < segment; ++i) {
+        std::memcpy(target + i * stride, source + i * size, size);
+      }
     }
     source += segment * size;
     count -= segment;
-    along += static_cast<int64_t>(segment);
-    if (along == runExtent) {  // carry into the outer plain dims
-      along = 0;
-      for (size_t i = plainOrder_.size() - 1; i-- > 0;) {
-        const int d = plainOrder_[i];
-        if (++position[d] < dims_[static_cast<size_t>(d)]) break;
-        position[d] = 0;
-      }
-    }
+    walker.advance(d, static_cast<int64_t>(segment));
   }
 }
 

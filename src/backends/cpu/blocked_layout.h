@@ -42,28 +42,40 @@ class BlockedScatter {
   // Scatters one contiguous piece of a range on the calling thread.
   void scatterSerial(const std::byte* source, uint64_t firstElement, uint64_t count,
                      std::byte* destination) const;
-  // The packed element offset of the logical coordinates `position`.
-  int64_t offsetOf(const int64_t* position) const;
-
+  // Element by element along the plain layout, a segment (one packed step) at a time.
+  void walk(const std::byte* source, uint64_t firstElement, uint64_t count,
+            std::byte* destination) const;
+  // `rows` whole rows of the innermost plain dim from `firstElement` (a row start), column
+  // segment by column segment.
+  void tiled(const std::byte* source, uint64_t firstElement, uint64_t rows,
+             std::byte* destination) const;
   struct InnerBlock {
     int dim;
     int64_t size;
     int64_t stride;  // in elements, inside the block area
   };
+  // A logical coordinate of dim d, as the packed layout splits it: mixed-radix digits, innermost
+  // first (one per inner block of d, then the outer block index, whose radix is unbounded), each
+  // with its packed stride. Walking the plain layout then updates the packed offset with adds.
+  static constexpr int kMaxDigits = DNNL_MAX_NDIMS + 1;
+  struct Digits {
+    int count = 1;
+    int64_t radix[kMaxDigits] = {};
+    int64_t stride[kMaxDigits] = {};
+  };
+  struct Walker;
   int ndims_ = 0;
   std::vector<int64_t> dims_;           // logical dims
   std::vector<int64_t> outerStrides_;   // packed strides of the outer (block index) coordinates
   std::vector<int64_t> paddedOffsets_;  // packed padded_offsets
   std::vector<InnerBlock> blocks_;      // innermost last
+  std::vector<Digits> digits_;          // per dim
   int64_t offset0_ = 0;
   // The plain layout: dims of extent > 1, outermost first, with their plain strides.
   std::vector<int> plainOrder_;
   std::vector<int64_t> plainStrides_;
-  // The innermost plain dim (-1 for a one-element constant): its destination step inside its
-  // innermost block (or its outer stride when it is not blocked) and that block's size (0: none).
+  // The innermost plain dim (-1 for a one-element constant).
   int runDim_ = -1;
-  int64_t runStep_ = 0;
-  int64_t runBlock_ = 0;
   uint64_t elementSize_ = 0;
   uint64_t elementCount_ = 0;
   bool identity_ = false;

@@ -127,7 +127,7 @@ class CpuConstants {
   std::vector<PackingSlot*> packing_;                          // per operand; null unless packing
   std::vector<reference::ReferenceConstantSlot*> plain_;       // per operand; null unless plain
   std::vector<backend::GaugeCharge> charges_;
-  uint64_t chunkBytes_ = 16ull << 20;
+  uint64_t chunkBytes_ = 1ull << 20;
 };
 
 }  // namespace webnn::cpu
