@@ -1,7 +1,10 @@
-// webnn_pull_vs_pread FILE [ROUNDS] [THREADS]: in one process, alternates loadConstants (path c of
-// the load benchmark: a weightless graph whose constants are FILE's tensors) with a plain pread of
-// FILE into fresh memory (mmap + MADV_HUGEPAGE, 8 MiB chunks), so that both see the same machine
-// state. Run it on a file the load benchmark kept (--keep), after reading the file once.
+// webnn_pull_vs_pread FILE [ROUNDS] [THREADS] [packed]: in one process, alternates loadConstants
+// (path c of the load benchmark: a weightless graph whose constants are FILE's tensors) with a
+// plain pread of FILE into fresh memory (mmap + MADV_HUGEPAGE, 8 MiB chunks), so that both see the
+// same machine state. Run it on a file the load benchmark kept (--keep), after reading the file
+// once. With "packed", each [K, N] tensor is the B of a matmul and each [I, 1, 1, O] one the ihwo
+// filter of a 1x1 nhwc conv2d, so that the cpu backend packs them as they arrive (else each is an
+// identity's input: plain slots, read straight into).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +36,7 @@ int main(int argc, char** argv) {
   const std::string file = argv[1];
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 4;
   const uint32_t threads = argc > 3 ? static_cast<uint32_t>(std::atoi(argv[3])) : 2;
+  const bool packed = argc > 4 && std::string(argv[4]) == "packed";
   const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 1;
   const auto size = static_cast<uint64_t>(lseek(fd, 0, SEEK_END));
@@ -43,8 +48,30 @@ int main(int argc, char** argv) {
       auto source = WeightSource::open(file);
       MLOperand value = builder.input("x", {MLOperandDataType::Float32, {1, 1}});
       MLNamedOperands outputs;
+      std::map<uint32_t, MLOperand> vectors;  // [1, K] inputs by K
+      auto vectorOf = [&](uint32_t k) {
+        auto it = vectors.find(k);
+        if (it == vectors.end()) {
+          it = vectors.emplace(k, builder.input("x" + std::to_string(k),
+                                                {MLOperandDataType::Float32, {1, k}}))
+                   .first;
+        }
+        return it->second;
+      };
       for (const auto& t : source->tensors()) {
-        outputs[t.name] = builder.identity(builder.constant(t.descriptor(), {.label = t.name}));
+        const MLOperand constant = builder.constant(t.descriptor(), {.label = t.name});
+        const auto shape = t.descriptor().shape;
+        if (packed && shape.size() == 2) {
+          outputs[t.name] = builder.matmul(vectorOf(shape[0]), constant);
+        } else if (packed && shape.size() == 4 && shape[1] == 1 && shape[2] == 1) {
+          const MLOperand image = builder.reshape(vectorOf(shape[0]), {1, 1, 1, shape[0]});
+          outputs[t.name] =
+              builder.conv2d(image, constant,
+                             {.inputLayout = MLInputOperandLayout::Nhwc,
+                              .filterLayout = MLConv2dFilterOperandLayout::Ihwo});
+        } else {
+          outputs[t.name] = builder.identity(constant);
+        }
       }
       MLGraph graph = builder.build(outputs);
       LoadOptions options;
@@ -52,8 +79,11 @@ int main(int argc, char** argv) {
       const auto begin = Clock::now();
       graph.loadConstants(*source, options);
       const double s = since(begin);
-      std::printf("loadConstants        %.3f s %6.2f GB/s\n", s,
-                  static_cast<double>(size) / s / 1e9);
+      const MLMemoryStats memory = context.memoryStats();
+      std::printf("loadConstants        %.3f s %6.2f GB/s (constants %.0f MiB, staging peak %.1f MiB)\n",
+                  s, static_cast<double>(size) / s / 1e9,
+                  static_cast<double>(memory.constantBytes) / (1 << 20),
+                  static_cast<double>(memory.stagingBytesPeak) / (1 << 20));
     }
     {
       const uint64_t length = (size + kHuge - 1) / kHuge * kHuge;

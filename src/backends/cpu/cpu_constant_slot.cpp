@@ -67,7 +67,9 @@ class PackingSlot::Staged final : public backend::StagedWrite {
       : slot_(slot), offset_(offset), size_(size), buffer_(std::move(buffer)) {}
   ~Staged() override { slot_.pool_.give(std::move(buffer_)); }
   std::span<std::byte> bytes() override { return buffer_.memory.span().subspan(0, size_); }
-  void commit() override { slot_.scatter(offset_, bytes()); }
+  // On the loader's thread alone: the loader runs chunks in parallel already (an OpenMP team per
+  // chunk would only oversubscribe the cores).
+  void commit() override { slot_.scatter(offset_, bytes(), false); }
 
  private:
   PackingSlot& slot_;
@@ -95,10 +97,10 @@ std::unique_ptr<backend::StagedWrite> PackingSlot::stage(uint64_t byteOffset, ui
 }
 
 void PackingSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) {
-  scatter(byteOffset, bytes);  // straight from the caller's bytes: no staging
+  scatter(byteOffset, bytes, true);  // straight from the caller's bytes: no staging
 }
 
-void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes) {
+void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes, bool parallel) {
   const uint64_t elementSize = scatter_.elementSize();
   if (byteOffset % elementSize != 0 || bytes.size() % elementSize != 0 ||
       byteOffset > byteLength_ || bytes.size() > byteLength_ - byteOffset) {
@@ -107,7 +109,7 @@ void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes)
   }
   // The backend's threads, shared by the scatters running now (a loader commits from several).
   const int active = ++pool_.activeScatters;
-  const int threads = std::max(1, threads_ / active);
+  const int threads = parallel ? std::max(1, threads_ / active) : 1;
   try {
     scatter_.scatter(bytes.data(), byteOffset / elementSize, bytes.size() / elementSize,
                      packed_.data(), threads);

@@ -76,8 +76,9 @@ class PackingSlot final : public backend::ConstantSlot {
 
  private:
   class Staged;
-  // Scatters `bytes`, the constant's bytes from `byteOffset`, into the packed buffer.
-  void scatter(uint64_t byteOffset, std::span<const std::byte> bytes);
+  // Scatters `bytes`, the constant's bytes from `byteOffset`, into the packed buffer (`parallel`:
+  // on the backend's threads, shared with the other scatters running).
+  void scatter(uint64_t byteOffset, std::span<const std::byte> bytes, bool parallel);
 
   uint64_t byteLength_;
   BlockedScatter scatter_;
