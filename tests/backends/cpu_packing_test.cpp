@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "api/graph_state.h"
+#include "backends/cpu/blocked_layout.h"
 #include "backends/cpu/cpu_backend.h"
 #include "test_helpers.h"
 #include "weights/weight_generators.h"
@@ -320,6 +321,65 @@ TEST_F(CpuPacking, ClassicConstantsArePackedAtBuildAndCountedOnce) {
     double sum = 0;
     for (size_t k = 0; k < 4000; ++k) sum += double{input[k]} * weights.w[k * 72 + column];
     EXPECT_NEAR(y[column], sum, 1e-3) << column;
+  }
+}
+
+// The scatter against oneDNN's own reorder, byte for byte (padding included: it stays zero), for
+// blocked layouts with one or several blocks per dim, grouped and transposed sources, in chunks of
+// odd sizes in random order.
+TEST(BlockedScatter, MatchesOneDnnReorderForBlockedLayouts) {
+  using dnnl::memory;
+  using Tag = memory::format_tag;
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  struct Case {
+    memory::dims dims;
+    memory::dims plainStrides;  // the source layout (a dense permutation)
+    Tag packed;
+  };
+  const std::vector<Case> cases = {
+      {{100, 72}, {72, 1}, Tag::BA16a64b},        // matmul B, padded both ways
+      {{72, 100}, {1, 72}, Tag::BA16a64b},        // a transposed gemm B
+      {{40, 24, 3, 3}, {216, 1, 72, 24}, Tag::Acdb48a},  // ohwi filter, o blocked
+      {{20, 10, 3, 3}, {90, 9, 3, 1}, Tag::OIhw4i16o4i},  // oihw, two blocks on i
+      {{4, 12, 12, 3, 3}, {1296, 108, 9, 3, 1}, Tag::gOIhw4i4o},  // grouped
+      {{32, 1, 1, 3, 3}, {9, 9, 9, 3, 1}, Tag::Goihw16g},  // depthwise
+      {{3, 5, 7}, {35, 7, 1}, Tag::aBC16b16c},              // batched, two dims blocked
+      {{1}, {1}, Tag::a},                                   // one element
+  };
+  std::mt19937 random(3);
+  for (const Case& c : cases) {
+    const memory::desc plain(c.dims, memory::data_type::f32, c.plainStrides);
+    const memory::desc packed(c.dims, memory::data_type::f32, c.packed);
+    auto scatter = cpu::BlockedScatter::create(plain, packed);
+    ASSERT_TRUE(scatter) << "case " << &c - cases.data();
+    const uint64_t count = scatter->elementCount();
+    std::vector<float> values(count);
+    for (float& value : values) value = static_cast<float>(random() % 1000) + 0.5f;
+
+    std::vector<std::byte> expected(packed.get_size(), std::byte{0});
+    {
+      memory source(plain, engine, values.data()), destination(packed, engine, expected.data());
+      dnnl::stream stream(engine);
+      dnnl::reorder(source, destination).execute(stream, source, destination);
+      stream.wait();
+    }
+    std::vector<std::byte> actual(packed.get_size(), std::byte{0});
+    std::vector<std::pair<uint64_t, uint64_t>> pieces;  // elements [first, first + n)
+    for (uint64_t first = 0; first < count;) {
+      const uint64_t n = std::min<uint64_t>(count - first, 1 + random() % 500);
+      pieces.emplace_back(first, n);
+      first += n;
+    }
+    std::shuffle(pieces.begin(), pieces.end(), random);
+    for (const auto& piece : pieces) {
+      scatter->scatter(reinterpret_cast<const std::byte*>(values.data() + piece.first),
+                       piece.first, piece.second, actual.data(), 2);
+    }
+    EXPECT_EQ(actual, expected) << "case " << &c - cases.data();
+    // One whole-tensor scatter (rows tiled, several threads) gives the same bytes.
+    std::vector<std::byte> whole(packed.get_size(), std::byte{0});
+    scatter->scatter(reinterpret_cast<const std::byte*>(values.data()), 0, count, whole.data(), 4);
+    EXPECT_EQ(whole, expected) << "case " << &c - cases.data();
   }
 }
 
