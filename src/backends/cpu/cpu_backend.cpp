@@ -258,8 +258,9 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
         tensor.data = const_cast<std::byte*>(operand->data->data());
       }
     }
-    // Classic constants are packed now (hollow ones have no data yet: null, skipped).
-    prepareConstants(false);
+    // Classic constants were packed when the slots were placed; the ops' other preparations
+    // (post-op operands) run now when nothing is hollow, else when every constant is in.
+    if (!constants_.anyHollow()) prepareConstants();
   }
 
   backend::ConstantSlot& constantSlot(graph::OperandId operandId) override {
@@ -269,7 +270,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   backend::StagingHints stagingHints() const override { return constants_.stagingHints(); }
 
   void constantsComplete() override {
-    prepareConstants(true);
+    prepareConstants();
     constants_.constantsComplete();
   }
 
@@ -537,15 +538,13 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     plan_ = graph::planArena(lifetimes, tensorCount_);
   }
 
-  // `hollowIn`: every hollow constant holds its bytes (else only the classic ones are in).
-  void prepareConstants(bool hollowIn) {
+  void prepareConstants() {
     ThreadCountScope threads(numThreads_);
     // Where each hollow constant's plain bytes are now (its own storage, a memory map it adopted,
     // or none when it is packed on arrival).
     for (const auto& operand : ir_->operands) {
       if (constants_.isHollow(operand->id)) {
-        constantTensors_[operand->id].data =
-            hollowIn ? constants_.plainData(operand->id) : nullptr;
+        constantTensors_[operand->id].data = constants_.plainData(operand->id);
       }
     }
     for (auto& step : steps_) step.op->prepareConstants(constantTensors_);

@@ -185,6 +185,8 @@ void CpuConstants::createSlots() {
         } else {
           constant->resolveReordered(true);
         }
+        // Packed now, at build(): the graph's bytes are there (later pack() calls do nothing).
+        if (operand->data) constant->pack(const_cast<std::byte*>(operand->data->data()));
       }
       continue;
     }
@@ -228,6 +230,10 @@ void CpuConstants::createSlots() {
     slots_[id] = std::move(slot);
   }
   charges_.emplace_back(memory_->constants, plainBytes);
+}
+
+bool CpuConstants::anyHollow() const {
+  return std::any_of(slots_.begin(), slots_.end(), [](const auto& slot) { return slot != nullptr; });
 }
 
 std::byte* CpuConstants::plainData(graph::OperandId id) {

@@ -106,6 +106,7 @@ class CpuConstants {
   // plainly).
   std::byte* plainData(graph::OperandId id);
   bool isHollow(graph::OperandId id) const { return id < slots_.size() && slots_[id]; }
+  bool anyHollow() const;
   backend::StagingHints stagingHints() const;
   // Every hollow constant is complete: the staging pool's memory goes back.
   void constantsComplete();

@@ -30,8 +30,7 @@ class CpuOp {
  public:
   virtual ~CpuOp() = default;
   // Every constant the op reads holds its bytes: pack the ones it keeps in its own layout. Called
-  // at compile (hollow constants have null data then: only the classic ones are in) and after
-  // every (re-)fill of the hollow ones.
+  // at compile for classic constants and after every (re-)fill of the hollow ones.
   virtual void prepareConstants(const DispatchTensors& tensors) { (void)tensors; }
   // Whether the op needs its outputs zeroed before execute() (the reference kernels do).
   virtual bool needsZeroedOutputs() const { return false; }
