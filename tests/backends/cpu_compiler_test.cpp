@@ -183,6 +183,18 @@ TEST(CpuCompiler, APostOpOperandReadPlainByTheMainOpIsReadPlainByThePostOpToo) {
   EXPECT_EQ(count(types, "reorder"), 1u);
 }
 
+TEST(CpuCompiler, AnOperationTwoChainsCouldTakeGoesToTheFirst) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937&) {
+        MLOperand x = b.input("x", {F32, {6, 6}});
+        MLOperand positive = b.relu(x);
+        // Each matmul's only consumer is the add: the first takes it, the second runs alone.
+        return b.add(b.matmul(x, x), b.matmul(positive, positive));
+      },
+      {6, 6});
+  EXPECT_EQ(types, (std::vector<std::string>{"relu", "matmul", "matmul+add"}));
+}
+
 TEST(CpuCompiler, AnNhwcConvolutionKeepsItsAddSeparate) {
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {

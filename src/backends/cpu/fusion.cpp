@@ -203,7 +203,9 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     for (;;) {
       if (ir.isGraphOutput(value)) break;
       if (auto hardSwish = hardSwishPattern(ir, value);
-          hardSwish && chain.postOps.size() < kMaxPostOps) {
+          hardSwish && chain.postOps.size() < kMaxPostOps &&
+          std::none_of(hardSwish->first.begin(), hardSwish->first.end(),
+                       [&plan](uint32_t op) { return plan.anchorOf[op] >= 0; })) {
         chain.operations.insert(chain.operations.end(), hardSwish->first.begin(),
                                 hardSwish->first.end());
         chain.postOps.push_back(
@@ -213,6 +215,8 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       }
       const auto consumers = ir.consumersOf(value);
       if (consumers.size() != 1) break;
+      // An operation another chain took (add(matmul(a), matmul(b)): the first matmul's).
+      if (plan.anchorOf[consumers[0]] >= 0) break;
       const graph::Operation& next = ir.operations[consumers[0]];
       if (auto batchNormalization = batchNormalizationPostOp(ir, next, value);
           batchNormalization && chain.postOps.size() + 2 <= kMaxPostOps) {
