@@ -89,6 +89,20 @@ MLOperand conv(MLGraphBuilder& b, std::mt19937& rng, const MLOperand& x, uint32_
   return b.conv2d(x, randomConstant(b, rng, {out, in, 3, 3}, -0.3f, 0.3f), options);
 }
 
+TEST(CpuCompiler, APlainOutputConvolutionStaysOffGemm) {
+  // A graph output is plain: the convolution computes blocked and reorders (oneDNN's plain nchw
+  // convolution is its gemm one).
+  MLContext context = createContext({.backend = "cpu", .profiling = true});
+  MLGraphBuilder b(context);
+  std::mt19937 rng(3);
+  MLOperand x = b.input("x", {F32, {1, 16, 24, 24}});
+  MLGraph graph = b.build({{"y", b.relu(conv(b, rng, x, 16, 16))}});
+  testing::runFloat(context, graph, {{"x", std::vector<float>(16 * 24 * 24, 0.25f)}}, "y");
+  const auto steps = graph.profile();
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0].implementation.find("gemm"), std::string::npos) << steps[0].implementation;
+}
+
 TEST(CpuCompiler, ConvolutionBiasAndActivationAreOneStep) {
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {
@@ -98,7 +112,7 @@ TEST(CpuCompiler, ConvolutionBiasAndActivationAreOneStep) {
   EXPECT_EQ(types, std::vector<std::string>{"conv2d+relu"});
 }
 
-TEST(CpuCompiler, BatchNormalizationIsFoldedAndTheResidualAddFused) {
+TEST(CpuCompiler, BatchNormalizationIsFoldedAndAResidualAddIsItsOwnStep) {
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {
         MLOperand x = b.input("x", {F32, {1, 16, 8, 8}});
@@ -113,8 +127,11 @@ TEST(CpuCompiler, BatchNormalizationIsFoldedAndTheResidualAddFused) {
         return b.sigmoid(b.add(second, activated));
       },
       {1, 16, 8, 8});
-  EXPECT_EQ(types,
-            (std::vector<std::string>{"conv2d+batchNormalization+relu", "conv2d+add+sigmoid"}));
+  // A whole-tensor add would send oneDNN 2.6's convolution to gemm: it runs after it.
+  ASSERT_GE(types.size(), 3u);
+  EXPECT_EQ(types[0], "conv2d+batchNormalization+relu");
+  EXPECT_EQ(types[1], "conv2d");
+  EXPECT_EQ(types[2], "add");
 }
 
 TEST(CpuCompiler, AnExportedHardSwishIsOnePostOp) {

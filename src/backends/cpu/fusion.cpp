@@ -226,6 +226,15 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
         continue;
       }
       auto postOps = postOpsOf(ir, next, value);
+      // oneDNN 2.6's direct convolutions take binary post-ops that broadcast (bias, per-channel
+      // scale) but not a whole tensor (a residual): with one they fall back to gemm or the
+      // reference. The residual add stays a step of its own after a convolution.
+      if (postOps && anchor.type == graph::OpType::Conv2d &&
+          postOps->front().kind == FusedPostOp::Kind::Binary &&
+          ir.descriptor(postOps->front().other).elementCount() ==
+              ir.descriptor(value).elementCount()) {
+        break;
+      }
       if (!postOps || chain.postOps.size() + postOps->size() > kMaxPostOps) break;
       chain.operations.push_back(consumers[0]);
       chain.postOps.insert(chain.postOps.end(), postOps->begin(), postOps->end());

@@ -63,8 +63,10 @@ class ConvolutionOp final : public CpuOp {
         inputLayout ? *inputLayout : memory::desc(srcDims, memory::data_type::f32, activationTag);
     const memory::desc srcDesc =
         nhwc ? inputDesc_ : memory::desc(srcDims, memory::data_type::f32, Tag::any);
-    const memory::desc dstDesc(dstDims, memory::data_type::f32,
-                               context.plainOutput || nhwc ? activationTag : Tag::any);
+    const memory::desc blockedDst(dstDims, memory::data_type::f32, Tag::any);
+    const memory::desc dstDesc = context.plainOutput || nhwc
+                                     ? memory::desc(dstDims, memory::data_type::f32, activationTag)
+                                     : blockedDst;
 
     // The filter: [O, I/groups, H, W] logically, grouped as [G, O/G, I/G, H, W].
     const memory::dim groups = attributes.groups;
@@ -103,16 +105,16 @@ class ConvolutionOp final : public CpuOp {
     const memory::dims paddingEnd{attributes.padding[1], attributes.padding[3]};
     const auto kind = dnnl::prop_kind::forward_inference;
     const auto algorithm = dnnl::algorithm::convolution_direct;
-    std::optional<dnnl::convolution_forward::desc> desc;
-    if (bias_) {
-      const memory::desc biasDesc({outputChannels}, memory::data_type::f32, Tag::a);
-      desc.emplace(kind, algorithm, srcDesc, anyWeightsDesc, biasDesc, dstDesc, convolutionStrides,
-                   dilations, paddingBegin, paddingEnd);
-      biasDesc_ = biasDesc;
-    } else {
-      desc.emplace(kind, algorithm, srcDesc, anyWeightsDesc, dstDesc, convolutionStrides, dilations,
-                   paddingBegin, paddingEnd);
-    }
+    const memory::desc biasDesc({outputChannels}, memory::data_type::f32, Tag::a);
+    if (bias_) biasDesc_ = biasDesc;
+    auto descWith = [&](const memory::desc& destination) {
+      return bias_ ? dnnl::convolution_forward::desc(kind, algorithm, srcDesc, anyWeightsDesc,
+                                                     biasDesc, destination, convolutionStrides,
+                                                     dilations, paddingBegin, paddingEnd)
+                   : dnnl::convolution_forward::desc(kind, algorithm, srcDesc, anyWeightsDesc,
+                                                     destination, convolutionStrides, dilations,
+                                                     paddingBegin, paddingEnd);
+    };
     dnnl::primitive_attr attributesWithPostOps = opAttributes();
     if (context.fusion) {
       if (nhwc) throw dnnl::error(dnnl_unimplemented, "post-ops on an nhwc convolution");
@@ -121,12 +123,32 @@ class ConvolutionOp final : public CpuOp {
       postOps_ = std::move(*postOps);
       attributesWithPostOps.set_post_ops(postOps_.postOps);
     }
-    primitiveDesc_ =
-        dnnl::convolution_forward::primitive_desc(*desc, attributesWithPostOps, engine_);
+    primitiveDesc_ = dnnl::convolution_forward::primitive_desc(descWith(dstDesc),
+                                                               attributesWithPostOps, engine_);
+    // A plain nchw destination mostly gets oneDNN's gemm convolution, several times slower than
+    // its direct ones: compute in the layout the primitive picks, then reorder to plain.
+    if (context.plainOutput && !nhwc &&
+        implementationOf(primitiveDesc_).find("gemm") != std::string::npos) {
+      try {
+        auto blocked = dnnl::convolution_forward::primitive_desc(descWith(blockedDst),
+                                                                 attributesWithPostOps, engine_);
+        const std::string name = implementationOf(blocked);
+        if (name.find("gemm") == std::string::npos && name.rfind("ref", 0) != 0 &&
+            blocked.dst_desc() != dstDesc) {
+          outputReorder_ = dnnl::reorder(
+              dnnl::reorder::primitive_desc(engine_, blocked.dst_desc(), engine_, dstDesc));
+          plainDstDesc_ = dstDesc;
+          primitiveDesc_ = blocked;
+        }
+      } catch (const dnnl::error&) {
+        // no direct convolution with these post-ops: keep the gemm one
+      }
+    }
     primitive_ = dnnl::convolution_forward(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
     blockedOutput_ = !context.plainOutput && !nhwc;
+    if (outputReorder_) outputBytes_ = (dstDesc_.get_size() + 63) / 64 * 64;
     if (srcDesc_ != inputDesc_) {
       inputReorder_ =
           dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
@@ -144,7 +166,7 @@ class ConvolutionOp final : public CpuOp {
   }
 
   uint64_t workspaceBytes() const override {
-    return reorderBytes_ + scratchpadBytes(primitiveDesc_);
+    return reorderBytes_ + outputBytes_ + scratchpadBytes(primitiveDesc_);
   }
   std::optional<memory::desc> outputLayout() const override {
     return blockedOutput_ ? std::optional(dstDesc_) : std::nullopt;
@@ -171,18 +193,30 @@ class ConvolutionOp final : public CpuOp {
       weights = memory(primitiveDesc_.weights_desc(), engine_);
       dnnl::reorder(plain, weights).execute(stream, plain, weights);
     }
+    // The destination: the output, or the workspace when the output is reordered to plain after.
+    memory destination;
+    if (outputReorder_) {
+      destination = workspace ? memory(dstDesc_, engine_, workspace + reorderBytes_)
+                              : memory(dstDesc_, engine_);
+    } else {
+      destination = memory(dstDesc_, engine_, dataOf(tensors, output_));
+    }
     std::unordered_map<int, memory> arguments{
-        {DNNL_ARG_SRC, source},
-        {DNNL_ARG_WEIGHTS, weights},
-        {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
+        {DNNL_ARG_SRC, source}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, destination}};
     if (bias_)
       arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc_, engine_, dataOf(tensors, *bias_)));
     addPostOpArguments(postOps_, engine_, tensors, arguments);
     executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments),
-                          workspace ? workspace + reorderBytes_ : nullptr);
+                          workspace ? workspace + reorderBytes_ + outputBytes_ : nullptr);
+    if (outputReorder_) {
+      memory plain(plainDstDesc_, engine_, dataOf(tensors, output_));
+      outputReorder_->execute(stream, destination, plain);
+    }
   }
 
-  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+  std::string implementation() const override {
+    return implementationOf(primitiveDesc_) + (outputReorder_ ? " + reorder to plain" : "");
+  }
 
  private:
   dnnl::engine engine_;
@@ -191,6 +225,9 @@ class ConvolutionOp final : public CpuOp {
   memory::desc inputDesc_, srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
   std::optional<dnnl::reorder> inputReorder_;
   uint64_t reorderBytes_ = 0;
+  std::optional<dnnl::reorder> outputReorder_;  // blocked result -> plain output
+  memory::desc plainDstDesc_;
+  uint64_t outputBytes_ = 0;
   bool blockedOutput_ = false;
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
