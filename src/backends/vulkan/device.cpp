@@ -193,6 +193,12 @@ std::shared_ptr<Device> Device::create(const VulkanOptions& options,
   deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
+  VkPhysicalDeviceFeatures available{};
+  vkGetPhysicalDeviceFeatures(device->physical_, &available);
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.shaderInt64 = available.shaderInt64;
+  device->int64_ = available.shaderInt64 == VK_TRUE;
+  deviceInfo.pEnabledFeatures = &enabled;
   check(vkCreateDevice(device->physical_, &deviceInfo, nullptr, &device->device_),
         "vkCreateDevice");
   vkGetDeviceQueue(device->device_, device->queueFamily_, 0, &device->queue_);

@@ -96,6 +96,8 @@ class Device : public std::enable_shared_from_this<Device> {
   VkMemoryPropertyFlags memoryFlags(uint32_t type) const;
   // Whether some memory type is device-local, host-visible and host-coherent.
   bool hasHostVisibleDeviceLocal() const;
+  // Whether shaders may use 64-bit integers (shaderInt64: int64/uint64 operands, cast).
+  bool hasInt64() const { return int64_; }
   // The largest byte length one storage buffer binding may have.
   uint64_t maxBindingBytes() const;
 
@@ -116,6 +118,7 @@ class Device : public std::enable_shared_from_this<Device> {
   PhysicalDeviceInfo info_;
   VkPhysicalDeviceLimits limits_{};
   VkPhysicalDeviceMemoryProperties memory_{};
+  bool int64_ = false;
   std::mutex queueMutex_;
   std::mutex poolMutex_;
   VkCommandPool oneShotPool_ = VK_NULL_HANDLE;

@@ -60,8 +60,7 @@ Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32
                      std::vector<graph::OperandId> bindings) {
   Step step{shader, std::move(params), std::move(bindings)};
   const uint32_t groups = count / 64 + (count % 64 ? 1 : 0);
-  const uint32_t x = std::min<uint32_t>(groups, 65535);
-  step.groups = {x, x ? groups / x + (groups % x ? 1 : 0) : 0, x ? 1u : 0u};
+  step.groups = {groups, groups ? 1u : 0u, groups ? 1u : 0u};
   return step;
 }
 

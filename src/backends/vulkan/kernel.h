@@ -23,7 +23,10 @@ struct Step {
   std::string_view shader;
   std::vector<uint32_t> params;
   std::vector<graph::OperandId> bindings;
-  std::array<uint32_t, 3> groups{0, 0, 0};  // workgroups; a zero skips the step (empty output)
+  // Workgroups; a zero skips the step (empty output). x may exceed the device's limit on a 1-D
+  // step (recorded as several dispatches); y and z may not.
+  std::array<uint32_t, 3> groups{0, 0, 0};
+  uint32_t groupSize = 64;  // invocations per workgroup along x (flatIndex's stride)
 };
 
 struct OpContext {
@@ -72,6 +75,7 @@ void registerNormalizationOps(OpTable& table);
 void registerShapeOps(OpTable& table);
 void registerGatherOps(OpTable& table);
 void registerWhereOps(OpTable& table);
+void registerCastOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError
@@ -87,7 +91,7 @@ std::vector<uint32_t> broadcastStrides(std::span<const uint32_t> shape,
 void appendPadded(std::vector<uint32_t>& params, std::span<const uint32_t> values,
                   uint32_t fill = 0);
 uint32_t floatBits(double value);
-// A step over `count` invocations of a 64-wide 1-D shader (split over x and y).
+// A step over `count` invocations of a 64-wide 1-D shader.
 Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32_t> params,
                      std::vector<graph::OperandId> bindings);
 

@@ -25,6 +25,9 @@ Pipelines::Pipelines(std::shared_ptr<Device> device) : device_(std::move(device)
   layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   layoutInfo.setLayoutCount = 1;
   layoutInfo.pSetLayouts = &setLayout_;
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+  layoutInfo.pushConstantRangeCount = 1;
+  layoutInfo.pPushConstantRanges = &range;
   const VkResult result =
       vkCreatePipelineLayout(device_->handle(), &layoutInfo, nullptr, &layout_);
   if (result != VK_SUCCESS) {

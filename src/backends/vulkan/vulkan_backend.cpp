@@ -285,7 +285,14 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
       vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[i]);
       vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE,
                               runtime_->pipelines->layout(), 0, 1, &sets_[i], 0, nullptr);
-      vkCmdDispatch(commands_, step.groups[0], step.groups[1], step.groups[2]);
+      const uint32_t maxGroups = runtime_->device->limits().maxComputeWorkGroupCount[0];
+      for (uint32_t first = 0; first < step.groups[0]; first += maxGroups) {
+        const uint32_t firstIndex = first * step.groupSize;
+        vkCmdPushConstants(commands_, runtime_->pipelines->layout(), VK_SHADER_STAGE_COMPUTE_BIT,
+                           0, 4, &firstIndex);
+        vkCmdDispatch(commands_, std::min(maxGroups, step.groups[0] - first), step.groups[1],
+                      step.groups[2]);
+      }
       VkMemoryBarrier between{};
       between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
       between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -362,6 +369,19 @@ class VulkanBackend final : public backend::Backend {
           }
         }
         tensorLimits.dataTypes = std::move(kept);
+      }
+    }
+    if (!runtime().device->hasInt64()) {
+      // No 64-bit integers in shaders: no int64/uint64 operands, no cast (its shader uses them).
+      table.erase(graph::OpType::Cast);
+      for (graph::OpType type : graph::allOpTypes()) {
+        graph::OperandLimits* limits = table.find(type);
+        if (!limits) continue;
+        for (auto& entry : *limits) {
+          auto& types = entry.second.dataTypes;
+          std::erase(types, MLOperandDataType::Int64);
+          std::erase(types, MLOperandDataType::Uint64);
+        }
       }
     }
     table.maxTensorByteLength =

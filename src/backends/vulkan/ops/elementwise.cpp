@@ -1,5 +1,7 @@
 // Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
 // (unary.comp), float32.
+#include <string_view>
+
 #include "backends/vulkan/kernel.h"
 
 namespace webnn::vulkan {
@@ -24,12 +26,17 @@ uint32_t binaryCode(OpType type) {
 void compileBinary(const OpContext& context, std::vector<Step>& steps) {
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
+  const T type = context.descriptor(context.output()).dataType;
+  const bool isSigned = type == T::Int32 || type == T::Int64;
+  const std::string_view shader = type == T::Float32                     ? "binary"
+                                  : (type == T::Int64 || type == T::Uint64) ? "binary_int64"
+                                                                            : "binary_int";
   std::vector<uint32_t> params{count, static_cast<uint32_t>(out.size()),
-                               binaryCode(context.operation.type), 0};
+                               binaryCode(context.operation.type), isSigned ? 1u : 0u};
   appendPadded(params, out, 1);
   appendPadded(params, broadcastStrides(context.shape(context.input(0)), out));
   appendPadded(params, broadcastStrides(context.shape(context.input(1)), out));
-  steps.push_back(elementwiseStep("binary", count, std::move(params),
+  steps.push_back(elementwiseStep(shader, count, std::move(params),
                                   {context.input(0), context.input(1), context.output()}));
 }
 
@@ -92,8 +99,12 @@ void compileUnary(const OpContext& context, std::vector<Step>& steps) {
 }  // namespace
 
 void registerElementwiseOps(OpTable& table) {
-  for (OpType type : {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max,
-                      OpType::Min, OpType::Pow, OpType::Prelu}) {
+  // Integer arithmetic wraps; integer division truncates, and by zero gives 0.
+  for (OpType type :
+       {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min}) {
+    table.set(type, {compileBinary, {T::Float32, T::Int32, T::Uint32, T::Int64, T::Uint64}, {}});
+  }
+  for (OpType type : {OpType::Pow, OpType::Prelu}) {
     table.set(type, {compileBinary, {T::Float32}, {}});
   }
   for (OpType type :

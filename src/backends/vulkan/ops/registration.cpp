@@ -16,6 +16,7 @@ const OpTable& vulkanOps() {
     registerShapeOps(ops);
     registerGatherOps(ops);
     registerWhereOps(ops);
+    registerCastOps(ops);
     return ops;
   }();
   return table;
