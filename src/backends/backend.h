@@ -50,6 +50,9 @@ struct StagingHints {
   uint32_t maxChunksInFlight = 0;
   // Whether stage() hands out final storage (no staging memory at all).
   bool direct = false;
+  // Whether final storage is device memory (mapped, when direct): such slots cannot adopt a memory
+  // map of the file, however direct their staging is.
+  bool deviceMemory = false;
 };
 
 class ConstantSlot {

@@ -70,6 +70,7 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
 
   backend::StagingHints stagingHints() const override {
     backend::StagingHints hints;
+    hints.deviceMemory = true;
     if (runtime_->direct) {
       hints.direct = true;
     } else {

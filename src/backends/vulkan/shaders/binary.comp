@@ -8,9 +8,24 @@ layout(std430, binding = 1) readonly buffer A { float a[]; };
 layout(std430, binding = 2) readonly buffer B { float b[]; };
 layout(std430, binding = 3) writeonly buffer Out { float dst[]; };
 
+// x^y, exact where a few multiplications are (small integer exponents, by squaring) and square
+// roots for +/-0.5; GLSL's pow (exp2(y log2 x)) elsewhere.
 float power(float x, float y) {
   if (y == 0.0) return 1.0;
   if (isnan(x) || isnan(y)) return x + y;
+  if (y == 0.5 && x >= 0.0) return sqrt(x);
+  if (y == -0.5 && x > 0.0) return 1.0 / sqrt(x);
+  if (floor(y) == y && abs(y) <= 64.0) {
+    uint n = uint(abs(y));
+    float base = x;
+    float r = 1.0;
+    while (n > 0u) {
+      if ((n & 1u) != 0u) r *= base;
+      base *= base;
+      n >>= 1;
+    }
+    return y < 0.0 ? 1.0 / r : r;
+  }
   if (x == 0.0) return y > 0.0 ? 0.0 : 1.0 / 0.0;
   if (x > 0.0) return pow(x, y);
   if (floor(y) != y) return 0.0 / 0.0;

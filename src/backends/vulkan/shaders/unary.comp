@@ -54,7 +54,7 @@ void main() {
     case 22u: r = 0.5 * x * (1.0 + erfApprox(x * 0.70710678118654752)); break;
     case 23u: r = isnan(x) ? x : min(max(x, alpha), beta); break;
     case 24u: r = x; break;
-    case 25u: r = isnan(x) ? x : sign(x); break;
+    case 25u: r = isnan(x) ? 0.0 : sign(x); break;
     default: r = roundEven(x); break;
   }
   dst[i] = r;
