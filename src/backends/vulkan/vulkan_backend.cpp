@@ -58,6 +58,9 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
   }
 
   ~VulkanCompiledGraph() override {
+    // Copies still in flight (a load that failed before constantsComplete) write into the slots'
+    // buffers: wait for them before anything is destroyed.
+    releaseRing();
     VkDevice vk = runtime_->device->handle();
     if (fence_) vkDestroyFence(vk, fence_, nullptr);
     if (commandPool_) vkDestroyCommandPool(vk, commandPool_, nullptr);
