@@ -35,6 +35,10 @@ struct LoadBenchOptions {
   // Where the generated model files go (deleted afterwards unless keep).
   std::string directory = "/tmp";
   bool keep = false;
+  // The backend the child loads onto (empty: the default). On a device backend the report adds
+  // host staging (current and peak), device bytes for constants and the host RSS growth of the
+  // load.
+  std::string backend;
 
   // Hidden: set when this process is the child that loads one model by one path.
   std::string childPath;

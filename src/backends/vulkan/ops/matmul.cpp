@@ -42,6 +42,13 @@ Step matmulStep(const MatmulParams& m, graph::OperandId a, graph::OperandId b, g
       params.push_back(d < values->size() ? (*values)[d] : (values == &m.batchShape ? 1 : 0));
     }
   }
+  if (m.m < kTile) {
+    // Few rows: one invocation per output element (a tile would idle most of its threads).
+    const uint32_t count = elementCount(
+        std::vector<uint32_t>{batches, m.m, m.n}, "the matmul output");
+    params.push_back(count);
+    return elementwiseStep("matmul_rows", count, std::move(params), {a, b, c, out});
+  }
   Step step{"matmul", std::move(params), {a, b, c, out}};
   const uint32_t groupsX = m.n / kTile + (m.n % kTile ? 1 : 0);
   const uint32_t groupsY = m.m / kTile + (m.m % kTile ? 1 : 0);
