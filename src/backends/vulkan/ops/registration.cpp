@@ -17,6 +17,7 @@ const OpTable& vulkanOps() {
     registerGatherOps(ops);
     registerWhereOps(ops);
     registerCastOps(ops);
+    registerResample2dOps(ops);
     return ops;
   }();
   return table;
