@@ -26,9 +26,10 @@ struct MLContextOptions {
   uint32_t numThreads = 0;
 };
 
-// Where the context's memory goes (bytes). Constants: final storage of every constant of live graphs
-// (classic and hollow). Activations: intermediate buffers of running dispatches. Staging: transient
-// buffers used on the way from a source to final storage (bounded chunks, never whole models).
+// Where the context's memory goes (bytes). Constants: final storage of every constant of live
+// graphs (classic and hollow). Activations: intermediate buffers of running dispatches. Staging:
+// transient buffers used on the way from a source to final storage (bounded chunks, never whole
+// models).
 struct MLMemoryStats {
   uint64_t constantBytes = 0;
   uint64_t constantBytesPeak = 0;
@@ -70,7 +71,7 @@ WEBNN_EXPORT MLContext createContext(const MLContextOptions& options = {});
 WEBNN_EXPORT std::vector<std::string> availableBackends();
 // Extension: what backend `name` would run on with `powerPreference` (a device backend names its
 // device; empty for a host backend). Throws what creating the backend throws.
-WEBNN_EXPORT std::string describeBackend(const std::string& name,
-                                         MLPowerPreference powerPreference = MLPowerPreference::Default);
+WEBNN_EXPORT std::string describeBackend(
+    const std::string& name, MLPowerPreference powerPreference = MLPowerPreference::Default);
 
 }  // namespace webnn

@@ -192,8 +192,8 @@ void printReport(const Report& report, std::FILE* out) {
   std::fprintf(out, "backend: %s\n\n%-38s %7s %7s %7s %11s\n", report.backend.c_str(), "op",
                "passed", "failed", "known", "unsupported");
   for (const auto& [op, row] : rows) {
-    std::fprintf(out, "%-38s %7zu %7zu %7zu %11zu\n", op.c_str(), row.passed, row.failed,
-                 row.known, row.unsupported);
+    std::fprintf(out, "%-38s %7zu %7zu %7zu %11zu\n", op.c_str(), row.passed, row.failed, row.known,
+                 row.unsupported);
   }
 
   auto printCases = [&](Status status, const char* title) {

@@ -84,8 +84,7 @@ std::unique_ptr<backend::StagedWrite> VulkanConstantSlot::stage(uint64_t byteOff
     return std::make_unique<OversizedStagedWrite>(runtime_->device, size, memory_,
                                                   buffer_->handle(), byteOffset);
   }
-  return std::make_unique<RingStagedWrite>(ring, ring.acquire(size), buffer_->handle(),
-                                           byteOffset);
+  return std::make_unique<RingStagedWrite>(ring, ring.acquire(size), buffer_->handle(), byteOffset);
 }
 
 void VulkanConstantSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) {

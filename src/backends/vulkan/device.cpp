@@ -70,8 +70,8 @@ int rank(VkPhysicalDeviceType type, MLPowerPreference preference) {
 uint64_t parseUnsigned(const char* name, const char* value, uint64_t max) {
   const auto parsed = checked::parseInteger<uint64_t>(std::string_view(value));
   if (!parsed || *parsed > max) {
-    throwTypeError(std::string("vulkan: ") + name + "='" + value +
-                   "' is not a number in [0, " + std::to_string(max) + "]");
+    throwTypeError(std::string("vulkan: ") + name + "='" + value + "' is not a number in [0, " +
+                   std::to_string(max) + "]");
   }
   return *parsed;
 }
@@ -93,7 +93,8 @@ VulkanOptions optionsFromEnvironment(VulkanOptions options) {
     options.allowDirect = parseUnsigned("WEBNN_VULKAN_DIRECT", value, 1) == 1;
   }
   if (const char* value = std::getenv("WEBNN_VULKAN_RING_CHUNKS"); value && *value) {
-    options.ringChunks = static_cast<uint32_t>(parseUnsigned("WEBNN_VULKAN_RING_CHUNKS", value, 64));
+    options.ringChunks =
+        static_cast<uint32_t>(parseUnsigned("WEBNN_VULKAN_RING_CHUNKS", value, 64));
   }
   if (const char* value = std::getenv("WEBNN_VULKAN_RING_CHUNK_BYTES"); value && *value) {
     options.ringChunkBytes = parseUnsigned("WEBNN_VULKAN_RING_CHUNK_BYTES", value, 1ull << 30);
@@ -144,8 +145,7 @@ const char* deviceTypeName(VkPhysicalDeviceType type) {
   }
 }
 
-std::shared_ptr<Device> Device::create(const VulkanOptions& options,
-                                       MLPowerPreference preference) {
+std::shared_ptr<Device> Device::create(const VulkanOptions& options, MLPowerPreference preference) {
   std::shared_ptr<Device> device(new Device);
   device->instance_ = createInstance();
   const auto handles = physicalDevices(device->instance_);
@@ -239,7 +239,9 @@ bool Device::hasHostVisibleDeviceLocal() const {
   return memoryType(~0u, wanted, wanted) >= 0;
 }
 
-uint64_t Device::maxBindingBytes() const { return limits_.maxStorageBufferRange; }
+uint64_t Device::maxBindingBytes() const {
+  return limits_.maxStorageBufferRange;
+}
 
 VkCommandPool Device::createCommandPool() {
   VkCommandPoolCreateInfo info{};

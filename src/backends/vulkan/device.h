@@ -80,8 +80,7 @@ class Device : public std::enable_shared_from_this<Device> {
  public:
   // Creates the instance and the logical device on the physical device `options` and
   // `preference` choose. Throws NotSupportedError when there is no Vulkan device.
-  static std::shared_ptr<Device> create(const VulkanOptions& options,
-                                        MLPowerPreference preference);
+  static std::shared_ptr<Device> create(const VulkanOptions& options, MLPowerPreference preference);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;

@@ -34,9 +34,7 @@ struct OpContext {
   const graph::Operation& operation;
 
   const MLOperandDescriptor& descriptor(graph::OperandId id) const { return ir.descriptor(id); }
-  const std::vector<uint32_t>& shape(graph::OperandId id) const {
-    return ir.descriptor(id).shape;
-  }
+  const std::vector<uint32_t>& shape(graph::OperandId id) const { return ir.descriptor(id).shape; }
   graph::OperandId input(size_t i) const { return operation.inputs.at(i); }
   graph::OperandId output(size_t i = 0) const { return operation.outputs.at(i); }
 };

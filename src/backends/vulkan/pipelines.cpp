@@ -28,8 +28,7 @@ Pipelines::Pipelines(std::shared_ptr<Device> device) : device_(std::move(device)
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &range;
-  const VkResult result =
-      vkCreatePipelineLayout(device_->handle(), &layoutInfo, nullptr, &layout_);
+  const VkResult result = vkCreatePipelineLayout(device_->handle(), &layoutInfo, nullptr, &layout_);
   if (result != VK_SUCCESS) {
     vkDestroyDescriptorSetLayout(device_->handle(), setLayout_, nullptr);
     check(result, "vkCreatePipelineLayout");

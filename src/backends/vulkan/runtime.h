@@ -19,7 +19,6 @@ struct Runtime {
 };
 
 // The runtime of the device `options` and `preference` choose, shared while anyone holds it.
-std::shared_ptr<Runtime> acquireRuntime(const VulkanOptions& options,
-                                        MLPowerPreference preference);
+std::shared_ptr<Runtime> acquireRuntime(const VulkanOptions& options, MLPowerPreference preference);
 
 }  // namespace webnn::vulkan

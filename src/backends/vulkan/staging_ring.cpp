@@ -64,8 +64,7 @@ StagingRing::Lease StagingRing::acquire(uint64_t size) {
       if (chunk.state != State::InFlight) continue;
       chunk.state = State::Reclaiming;  // ours: nobody else waits on its fence
       lock.unlock();
-      VkResult result =
-          vkWaitForFences(device_->handle(), 1, &chunk.fence, VK_TRUE, UINT64_MAX);
+      VkResult result = vkWaitForFences(device_->handle(), 1, &chunk.fence, VK_TRUE, UINT64_MAX);
       lock.lock();
       if (result != VK_SUCCESS) {
         chunk.state = State::InFlight;

@@ -101,8 +101,7 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
                                      : BufferRef{arena.handle(), offset, roundUp(bytes, 4)};
     }
     for (const auto& [name, tensor] : inputs) {
-      refs[ir_->inputs.at(name)] = {static_cast<VulkanTensor*>(tensor)->buffer(), 0,
-                                    VK_WHOLE_SIZE};
+      refs[ir_->inputs.at(name)] = {static_cast<VulkanTensor*>(tensor)->buffer(), 0, VK_WHOLE_SIZE};
     }
     for (const auto& [name, tensor] : outputs) {
       refs[ir_->outputs.at(name)] = {static_cast<VulkanTensor*>(tensor)->buffer(), 0,
@@ -292,8 +291,8 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
       const uint32_t maxGroups = runtime_->device->limits().maxComputeWorkGroupCount[0];
       for (uint32_t first = 0; first < step.groups[0]; first += maxGroups) {
         const uint32_t firstIndex = first * step.groupSize;
-        vkCmdPushConstants(commands_, runtime_->pipelines->layout(), VK_SHADER_STAGE_COMPUTE_BIT,
-                           0, 4, &firstIndex);
+        vkCmdPushConstants(commands_, runtime_->pipelines->layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           4, &firstIndex);
         vkCmdDispatch(commands_, std::min(maxGroups, step.groups[0] - first), step.groups[1],
                       step.groups[2]);
       }

@@ -23,7 +23,9 @@ void uploadThroughStaging(Runtime& runtime, std::shared_ptr<backend::MemoryAccou
 
 VulkanTensor::VulkanTensor(std::shared_ptr<Runtime> runtime, const MLTensorDescriptor& descriptor,
                            std::shared_ptr<backend::MemoryAccount> memory)
-    : runtime_(std::move(runtime)), memory_(std::move(memory)), byteLength_(descriptor.byteLength()) {
+    : runtime_(std::move(runtime)),
+      memory_(std::move(memory)),
+      byteLength_(descriptor.byteLength()) {
   buffer_ = std::make_unique<Buffer>(runtime_->device, byteLength_, runtime_->direct,
                                      /*preferDeviceLocal=*/true);
   if (runtime_->direct) {

@@ -9,14 +9,22 @@ using T = MLOperandDataType;
 
 uint32_t typeCode(T type) {
   switch (type) {
-    case T::Float32: return 0;
-    case T::Float16: return 1;
-    case T::Int32: return 2;
-    case T::Uint32: return 3;
-    case T::Int64: return 4;
-    case T::Uint64: return 5;
-    case T::Int8: return 6;
-    default: return 7;  // uint8
+    case T::Float32:
+      return 0;
+    case T::Float16:
+      return 1;
+    case T::Int32:
+      return 2;
+    case T::Uint32:
+      return 3;
+    case T::Int64:
+      return 4;
+    case T::Uint64:
+      return 5;
+    case T::Int8:
+      return 6;
+    default:
+      return 7;  // uint8
   }
 }
 
@@ -34,10 +42,10 @@ void compileCast(const OpContext& context, std::vector<Step>& steps) {
 }  // namespace
 
 void registerCastOps(OpTable& table) {
-  table.set(graph::OpType::Cast, {compileCast,
-                                  {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64,
-                                   T::Uint64, T::Int8, T::Uint8},
-                                  {}});
+  table.set(graph::OpType::Cast,
+            {compileCast,
+             {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64, T::Int8, T::Uint8},
+             {}});
 }
 
 }  // namespace webnn::vulkan

@@ -23,10 +23,14 @@ inline std::array<uint32_t, 4> conv2dFilterStrides(const graph::Conv2dFilterShap
                                                    MLConv2dFilterOperandLayout layout) {
   const uint32_t O = f.outputChannels, I = f.inputChannels, H = f.height, W = f.width;
   switch (layout) {
-    case MLConv2dFilterOperandLayout::Oihw: return {I * H * W, H * W, W, 1};
-    case MLConv2dFilterOperandLayout::Hwio: return {1, O, W * I * O, I * O};
-    case MLConv2dFilterOperandLayout::Ohwi: return {H * W * I, 1, W * I, I};
-    default: return {1, H * W * O, W * O, O};  // ihwo
+    case MLConv2dFilterOperandLayout::Oihw:
+      return {I * H * W, H * W, W, 1};
+    case MLConv2dFilterOperandLayout::Hwio:
+      return {1, O, W * I * O, I * O};
+    case MLConv2dFilterOperandLayout::Ohwi:
+      return {H * W * I, 1, W * I, I};
+    default:
+      return {1, H * W * O, W * O, O};  // ihwo
   }
 }
 

@@ -24,19 +24,31 @@ struct MatmulParams {
 Step matmulStep(const MatmulParams& m, graph::OperandId a, graph::OperandId b, graph::OperandId c,
                 graph::OperandId out) {
   if (m.batchShape.size() > kMaxBatchRank) {
-    throw Error(Error::Kind::NotSupportedError, "vulkan: matmul supports at most " +
-                                                    std::to_string(kMaxBatchRank) +
-                                                    " batch dimensions");
+    throw Error(
+        Error::Kind::NotSupportedError,
+        "vulkan: matmul supports at most " + std::to_string(kMaxBatchRank) + " batch dimensions");
   }
   const uint32_t batches = elementCount(m.batchShape, "the matmul batch");
   if (batches > 65535) {
     throw Error(Error::Kind::NotSupportedError,
                 "vulkan: matmul has " + std::to_string(batches) + " batches (at most 65535)");
   }
-  std::vector<uint32_t> params{m.m,      m.n,      m.k,      static_cast<uint32_t>(m.batchShape.size()),
-                               floatBits(m.alpha), floatBits(m.beta), m.hasC ? 1u : 0u, 0,
-                               m.aRow,   m.aCol,   m.bRow,   m.bCol,
-                               m.cRow,   m.cCol,   0,        0};
+  std::vector<uint32_t> params{m.m,
+                               m.n,
+                               m.k,
+                               static_cast<uint32_t>(m.batchShape.size()),
+                               floatBits(m.alpha),
+                               floatBits(m.beta),
+                               m.hasC ? 1u : 0u,
+                               0,
+                               m.aRow,
+                               m.aCol,
+                               m.bRow,
+                               m.bCol,
+                               m.cRow,
+                               m.cCol,
+                               0,
+                               0};
   for (const auto* values : {&m.batchShape, &m.aBatch, &m.bBatch, &m.cBatch}) {
     for (uint32_t d = 0; d < kMaxBatchRank; ++d) {
       params.push_back(d < values->size() ? (*values)[d] : (values == &m.batchShape ? 1 : 0));
@@ -44,8 +56,8 @@ Step matmulStep(const MatmulParams& m, graph::OperandId a, graph::OperandId b, g
   }
   if (m.m < kTile) {
     // Few rows: one invocation per output element (a tile would idle most of its threads).
-    const uint32_t count = elementCount(
-        std::vector<uint32_t>{batches, m.m, m.n}, "the matmul output");
+    const uint32_t count =
+        elementCount(std::vector<uint32_t>{batches, m.m, m.n}, "the matmul output");
     params.push_back(count);
     return elementwiseStep("matmul_rows", count, std::move(params), {a, b, c, out});
   }
@@ -90,8 +102,8 @@ void compileMatmul(const OpContext& context, std::vector<Step>& steps) {
   m.aBatch = batchStrides(a, m.batchShape);
   m.bBatch = batchStrides(b, m.batchShape);
   m.cBatch.assign(m.batchShape.size(), 0);
-  steps.push_back(matmulStep(m, context.input(0), context.input(1), context.input(0),
-                             context.output()));
+  steps.push_back(
+      matmulStep(m, context.input(0), context.input(1), context.input(0), context.output()));
 }
 
 void compileGemm(const OpContext& context, std::vector<Step>& steps) {

@@ -18,12 +18,12 @@ void compileBatchNormalization(const OpContext& context, std::vector<Step>& step
   uint32_t inner = 1;
   for (size_t d = attributes.axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const graph::OperandId input = context.input(0);
-  steps.push_back(elementwiseStep(
-      "batchnorm", count,
-      {count, shape.at(attributes.axis), inner, floatBits(attributes.epsilon),
-       attributes.scale ? 1u : 0u, attributes.bias ? 1u : 0u},
-      {input, context.input(1), context.input(2), attributes.scale.value_or(input),
-       attributes.bias.value_or(input), context.output()}));
+  steps.push_back(
+      elementwiseStep("batchnorm", count,
+                      {count, shape.at(attributes.axis), inner, floatBits(attributes.epsilon),
+                       attributes.scale ? 1u : 0u, attributes.bias ? 1u : 0u},
+                      {input, context.input(1), context.input(2), attributes.scale.value_or(input),
+                       attributes.bias.value_or(input), context.output()}));
 }
 
 struct Grouping {
@@ -50,14 +50,13 @@ void pushNormalize(const OpContext& context, const Grouping& g, double epsilon,
   appendPadded(params, g.keptScaleStrides);
   appendPadded(params, g.reducedScaleStrides);
   const graph::OperandId input = context.input(0);
-  steps.push_back(elementwiseStep("normalize", groups, std::move(params),
-                                  {input, scale.value_or(input), bias.value_or(input),
-                                   context.output()}));
+  steps.push_back(
+      elementwiseStep("normalize", groups, std::move(params),
+                      {input, scale.value_or(input), bias.value_or(input), context.output()}));
 }
 
 void compileInstanceNormalization(const OpContext& context, std::vector<Step>& steps) {
-  const auto& attributes =
-      context.operation.attributesAs<graph::InstanceNormalizationAttributes>();
+  const auto& attributes = context.operation.attributesAs<graph::InstanceNormalizationAttributes>();
   const auto s = graph::spatialShapeOf(context.shape(context.input(0)), attributes.layout);
   elementCount(context.shape(context.input(0)), "the instanceNormalization input");
   const auto strides = activationStrides(s, attributes.layout);

@@ -12,16 +12,26 @@ using T = MLOperandDataType;
 
 uint32_t reduceCode(OpType type) {
   switch (type) {
-    case OpType::ReduceSum: return 0;
-    case OpType::ReduceMean: return 1;
-    case OpType::ReduceMax: return 2;
-    case OpType::ReduceMin: return 3;
-    case OpType::ReduceProduct: return 4;
-    case OpType::ReduceL1: return 5;
-    case OpType::ReduceL2: return 6;
-    case OpType::ReduceLogSum: return 7;
-    case OpType::ReduceLogSumExp: return 8;
-    default: return 9;  // reduceSumSquare
+    case OpType::ReduceSum:
+      return 0;
+    case OpType::ReduceMean:
+      return 1;
+    case OpType::ReduceMax:
+      return 2;
+    case OpType::ReduceMin:
+      return 3;
+    case OpType::ReduceProduct:
+      return 4;
+    case OpType::ReduceL1:
+      return 5;
+    case OpType::ReduceL2:
+      return 6;
+    case OpType::ReduceLogSum:
+      return 7;
+    case OpType::ReduceLogSumExp:
+      return 8;
+    default:
+      return 9;  // reduceSumSquare
   }
 }
 
@@ -61,10 +71,9 @@ void compileReduce(const OpContext& context, std::vector<Step>& steps) {
 }  // namespace
 
 void registerReductionOps(OpTable& table) {
-  for (OpType type : {OpType::ReduceSum, OpType::ReduceMean, OpType::ReduceMax,
-                      OpType::ReduceMin, OpType::ReduceProduct, OpType::ReduceL1,
-                      OpType::ReduceL2, OpType::ReduceLogSum, OpType::ReduceLogSumExp,
-                      OpType::ReduceSumSquare}) {
+  for (OpType type : {OpType::ReduceSum, OpType::ReduceMean, OpType::ReduceMax, OpType::ReduceMin,
+                      OpType::ReduceProduct, OpType::ReduceL1, OpType::ReduceL2,
+                      OpType::ReduceLogSum, OpType::ReduceLogSumExp, OpType::ReduceSumSquare}) {
     table.set(type, {compileReduce, {T::Float32}, {}});
   }
 }

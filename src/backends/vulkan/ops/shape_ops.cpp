@@ -36,8 +36,8 @@ void compileTranspose(const OpContext& context, std::vector<Step>& steps) {
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   std::vector<uint32_t> strides(out.size());
   for (size_t d = 0; d < out.size(); ++d) strides[d] = inStrides.at(permutation.at(d));
-  steps.push_back(copyStep(context.input(0), context.output(), out, 0, strides, 0,
-                           contiguousStrides(out)));
+  steps.push_back(
+      copyStep(context.input(0), context.output(), out, 0, strides, 0, contiguousStrides(out)));
 }
 
 void compileSlice(const OpContext& context, std::vector<Step>& steps) {
@@ -81,8 +81,8 @@ void compileSplit(const OpContext& context, std::vector<Step>& steps) {
   uint32_t position = 0;
   for (graph::OperandId output : context.operation.outputs) {
     const auto& shape = context.shape(output);
-    steps.push_back(copyStep(context.input(0), output, shape, position * inStrides[axis],
-                             inStrides, 0, contiguousStrides(shape)));
+    steps.push_back(copyStep(context.input(0), output, shape, position * inStrides[axis], inStrides,
+                             0, contiguousStrides(shape)));
     position += shape[axis];
   }
 }
