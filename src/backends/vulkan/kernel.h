@@ -75,6 +75,7 @@ void registerGatherOps(OpTable& table);
 void registerWhereOps(OpTable& table);
 void registerCastOps(OpTable& table);
 void registerResample2dOps(OpTable& table);
+void registerConvTranspose2dOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError

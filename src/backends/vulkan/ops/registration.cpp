@@ -18,6 +18,7 @@ const OpTable& vulkanOps() {
     registerWhereOps(ops);
     registerCastOps(ops);
     registerResample2dOps(ops);
+    registerConvTranspose2dOps(ops);
     return ops;
   }();
   return table;
