@@ -34,7 +34,9 @@ struct LoadBenchOptions {
   // x [1, 1, 1, H] nhwc with W as its ihwo filter: the same product), or "mixed" (alternating).
   // On the cpu backend both pack their weights into oneDNN's blocked layouts.
   std::string model = "matmul";
-  // The backend of the children's contexts (empty: the default backend).
+  // The backend of the children's contexts (empty: the default backend). On a device backend the
+  // report adds host staging (current and peak), device bytes for constants and the host RSS
+  // growth of the load.
   std::string backend;
   // Threads of loadConstants (paths c and d) and of the pread limits.
   uint32_t threads = 2;
@@ -43,7 +45,6 @@ struct LoadBenchOptions {
   // Where the generated model files go (deleted afterwards unless keep).
   std::string directory = "/tmp";
   bool keep = false;
-
   // Hidden: set when this process is the child that loads one model by one path.
   std::string childPath;
   std::string childFile;

@@ -5,7 +5,7 @@
 #   webnn_internal  a static archive of the same objects, linked whole, with src/ on the include
 #                   path: the unit tests call the library's internal functions directly.
 file(GLOB_RECURSE WEBNN_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*.cpp)
-list(FILTER WEBNN_SOURCES EXCLUDE REGEX "/src/(onnx|backends/cpu)/")
+list(FILTER WEBNN_SOURCES EXCLUDE REGEX "/src/(onnx|backends/cpu|backends/vulkan)/")
 set(WEBNN_BACKENDS reference)
 if(BUILD_SHARED_LIBS)
   set(WEBNN_SHARED_LIBRARY 1)
@@ -43,6 +43,46 @@ else()
   message(STATUS "webnn: cpu backend disabled (oneDNN or OpenMP not found)")
 endif()
 
+# The vulkan backend (src/backends/vulkan), when Debian's Vulkan loader (libvulkan-dev) and glslc
+# are found: compute shaders compiled to SPIR-V at build time and embedded in the library. It
+# registers below the cpu backend (never the default): `backend = "vulkan"` selects it.
+find_package(Vulkan QUIET)
+find_program(WEBNN_GLSLC glslc)
+if(Vulkan_FOUND AND WEBNN_GLSLC)
+  file(GLOB_RECURSE WEBNN_VULKAN_SOURCES CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/src/backends/vulkan/*.cpp)
+  file(GLOB WEBNN_VULKAN_SHADERS CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/src/backends/vulkan/shaders/*.comp)
+  file(GLOB WEBNN_VULKAN_SHADER_INCLUDES CONFIGURE_DEPENDS
+       ${PROJECT_SOURCE_DIR}/src/backends/vulkan/shaders/*.glsl)
+  set(WEBNN_VULKAN_SPIRV_DIR ${PROJECT_BINARY_DIR}/generated/spirv)
+  file(MAKE_DIRECTORY ${WEBNN_VULKAN_SPIRV_DIR})
+  set(WEBNN_VULKAN_SPIRV "")
+  foreach(shader IN LISTS WEBNN_VULKAN_SHADERS)
+    get_filename_component(name ${shader} NAME_WE)
+    set(spirv ${WEBNN_VULKAN_SPIRV_DIR}/${name}.spv)
+    add_custom_command(OUTPUT ${spirv}
+      COMMAND ${WEBNN_GLSLC} --target-env=vulkan1.2 -O -Werror
+              -I ${PROJECT_SOURCE_DIR}/src/backends/vulkan/shaders -o ${spirv} ${shader}
+      DEPENDS ${shader} ${WEBNN_VULKAN_SHADER_INCLUDES}
+      COMMENT "glslc ${name}.comp" VERBATIM)
+    list(APPEND WEBNN_VULKAN_SPIRV ${spirv})
+  endforeach()
+  set(WEBNN_VULKAN_EMBEDDED ${PROJECT_BINARY_DIR}/generated/vulkan_shaders.cpp)
+  add_custom_command(OUTPUT ${WEBNN_VULKAN_EMBEDDED}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${WEBNN_VULKAN_EMBEDDED} "-DSPIRV_FILES=${WEBNN_VULKAN_SPIRV}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
+    DEPENDS ${WEBNN_VULKAN_SPIRV} ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
+    COMMENT "Embedding the vulkan backend's SPIR-V" VERBATIM)
+  list(APPEND WEBNN_SOURCES ${WEBNN_VULKAN_SOURCES} ${WEBNN_VULKAN_EMBEDDED})
+  list(APPEND WEBNN_BACKENDS vulkan)
+  set(WEBNN_HAVE_VULKAN ON)
+  message(STATUS "webnn: vulkan backend enabled (Vulkan ${Vulkan_VERSION}, ${WEBNN_GLSLC})")
+else()
+  set(WEBNN_HAVE_VULKAN OFF)
+  message(STATUS "webnn: vulkan backend disabled (libvulkan-dev or glslc not found)")
+endif()
+
 # webnn/config.h: version, WEBNN_HAVE_ONNX, the backends built. (The same for a shared and a
 # static build, so that both compile the same objects: ccache serves the second from the first.)
 set(WEBNN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated/include)
@@ -62,6 +102,9 @@ if(WEBNN_HAVE_ONNX)
 endif()
 if(WEBNN_HAVE_CPU)
   target_link_libraries(webnn_dependencies INTERFACE DNNL::dnnl OpenMP::OpenMP_CXX)
+endif()
+if(WEBNN_HAVE_VULKAN)
+  target_link_libraries(webnn_dependencies INTERFACE Vulkan::Vulkan)
 endif()
 
 add_library(webnn_objects OBJECT ${WEBNN_SOURCES})
@@ -90,6 +133,9 @@ if(NOT BUILD_SHARED_LIBS)
   if(WEBNN_HAVE_CPU)
     target_link_libraries(webnn INTERFACE $<INSTALL_INTERFACE:DNNL::dnnl>
                           $<INSTALL_INTERFACE:OpenMP::OpenMP_CXX>)
+  endif()
+  if(WEBNN_HAVE_VULKAN)
+    target_link_libraries(webnn INTERFACE $<INSTALL_INTERFACE:Vulkan::Vulkan>)
   endif()
 endif()
 if(BUILD_SHARED_LIBS)

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git ccache
           libgtest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev
           libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
+          libvulkan-dev glslc mesa-vulkan-drivers
           libonnx-dev libprotobuf-dev protobuf-compiler
           clang libclang-rt-14-dev)
 # Node.js and npm (real-model tests against ONNX Runtime): Debian's, unless a node with npm is

@@ -49,7 +49,38 @@ std::vector<float> runFloat(MLContext& context, const MLGraph& graph,
                             const std::map<std::string, std::vector<float>>& inputs,
                             const std::string& outputName);
 
-// Expects `call` to throw webnn::Error of `kind` whose message contains every fragment.
+// Whether `error` is what a builder call throws for an op, a data type or a rank that the
+// backend under test lacks but the spec allows (its opSupportLimits are narrower than the
+// reference's): NotSupportedError "not supported by the <backend> backend", or a TypeError
+// ending "(the <backend> backend)". Never true on the reference backend.
+bool isBackendLimit(const Error& error);
+// Whether the context's limits of every op of `ops` (spec names; empty: every op) are the
+// reference backend's (the spec's data types and ranks): tests of the spec's type tables need them.
+bool hasSpecLimits(const MLContext& context, const std::vector<std::string>& ops);
+#define WEBNN_REQUIRE_SPEC_LIMITS(context, ...)                 \
+  if (!::webnn::testing::hasSpecLimits(context, {__VA_ARGS__})) \
+  GTEST_SKIP() << "the backend under test narrows the spec's limits of the ops this test checks"
+// Whether the backend under test runs every op of `ops` (spec names).
+bool backendSupportsOps(const MLContext& context, const std::vector<std::string>& ops);
+
+// TEST(suite, name) for the per-backend suites: a test whose graph needs an op, data type or rank
+// the backend under test lacks (isBackendLimit) is skipped, naming it, instead of failing. Every
+// assertion of the test stays as it is on the backends that run it.
+#define WEBNN_BACKEND_TEST(suite, name)                                                       \
+  void suite##_##name##_Body();                                                               \
+  TEST(suite, name) {                                                                         \
+    try {                                                                                     \
+      suite##_##name##_Body();                                                                \
+    } catch (const ::webnn::Error& error) {                                                   \
+      if (!::webnn::testing::isBackendLimit(error)) throw;                                    \
+      GTEST_SKIP() << "the backend under test lacks what this test builds: " << error.what(); \
+    }                                                                                         \
+  }                                                                                           \
+  void suite##_##name##_Body()
+
+// Expects `call` to throw webnn::Error of `kind` whose message contains every fragment. An error
+// that is not the one expected but a limit of the backend under test (isBackendLimit) is rethrown,
+// so that WEBNN_BACKEND_TEST skips the test.
 void expectError(const std::function<void()>& call, Error::Kind kind,
                  const std::vector<std::string>& fragments = {});
 

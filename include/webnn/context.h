@@ -72,5 +72,9 @@ class WEBNN_EXPORT MLContext {
 WEBNN_EXPORT MLContext createContext(const MLContextOptions& options = {});
 // Names of the backends this build can create contexts on.
 WEBNN_EXPORT std::vector<std::string> availableBackends();
+// Extension: what backend `name` would run on with `powerPreference` (a device backend names its
+// device; empty for a host backend). Throws what creating the backend throws.
+WEBNN_EXPORT std::string describeBackend(
+    const std::string& name, MLPowerPreference powerPreference = MLPowerPreference::Default);
 
 }  // namespace webnn

@@ -28,7 +28,10 @@ std::shared_ptr<backend::BackendTensor> TensorState::acquire(std::string_view me
 
 MLContext createContext(const MLContextOptions& options) {
   auto state = std::make_shared<detail::ContextState>();
-  state->backend = backend::createBackend(options.backend, {.numThreads = options.numThreads, .profiling = options.profiling});
+  state->backend =
+      backend::createBackend(options.backend, {.numThreads = options.numThreads,
+                                               .powerPreference = options.powerPreference,
+                                               .profiling = options.profiling});
   state->limits =
       graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));
@@ -36,6 +39,10 @@ MLContext createContext(const MLContextOptions& options) {
 
 std::vector<std::string> availableBackends() {
   return backend::backendNames();
+}
+
+std::string describeBackend(const std::string& name, MLPowerPreference powerPreference) {
+  return backend::createBackend(name, {.powerPreference = powerPreference})->description();
 }
 
 namespace {

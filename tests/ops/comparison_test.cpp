@@ -39,7 +39,7 @@ const std::vector<Case> kComparisons = {
     {"lesserOrEqual", &MLGraphBuilder::lesserOrEqual, {1, 1, 0, 0}},
 };
 
-TEST(Comparison, Float32WithNaN) {
+WEBNN_BACKEND_TEST(Comparison, Float32WithNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (const auto& c : kComparisons) {
     Graph g;
@@ -52,7 +52,7 @@ TEST(Comparison, Float32WithNaN) {
   }
 }
 
-TEST(Comparison, Float16) {
+WEBNN_BACKEND_TEST(Comparison, Float16) {
   for (const auto& c : kComparisons) {
     Graph g;
     auto a = g.input("a", {T::Float16, {4}}, halves({1, 2, 3, NAN}));
@@ -61,14 +61,14 @@ TEST(Comparison, Float16) {
   }
 }
 
-TEST(Comparison, SignedZerosAreEqual) {
+WEBNN_BACKEND_TEST(Comparison, SignedZerosAreEqual) {
   Graph g;
   auto a = g.input("a", {T::Float32, {2}}, std::vector<float>{0.0f, -0.0f});
   auto b = g.input("b", {T::Float32, {2}}, std::vector<float>{-0.0f, 0.0f});
   EXPECT_EQ(g.runAs<uint8_t>(g.builder.equal(a, b)), (U8{1, 1}));
 }
 
-TEST(Comparison, BroadcastsBothWays) {
+WEBNN_BACKEND_TEST(Comparison, BroadcastsBothWays) {
   // a [2, 1] = [[1], [5]], b [3] = [0, 1, 5] -> [2, 3]
   Graph g;
   auto a = g.input("a", {T::Int32, {2, 1}}, std::vector<int32_t>{1, 5});
@@ -78,7 +78,7 @@ TEST(Comparison, BroadcastsBothWays) {
   EXPECT_EQ(g.runAs<uint8_t>(out), (U8{1, 1, 0, 1, 1, 1}));
 }
 
-TEST(Comparison, ScalarAgainstTensor) {
+WEBNN_BACKEND_TEST(Comparison, ScalarAgainstTensor) {
   Graph g;
   auto a = g.input("a", {T::Float32, {}}, std::vector<float>{2});
   auto b = g.input("b", {T::Float32, {2, 2}}, std::vector<float>{1, 2, 3, 4});
@@ -87,7 +87,7 @@ TEST(Comparison, ScalarAgainstTensor) {
   EXPECT_EQ(g.runAs<uint8_t>(out), (U8{0, 0, 1, 1}));
 }
 
-TEST(Comparison, Int64ComparesExactlyBeyondDoublePrecision) {
+WEBNN_BACKEND_TEST(Comparison, Int64ComparesExactlyBeyondDoublePrecision) {
   // 2^53 + 1 and 2^53 are the same double; they must still compare unequal.
   const int64_t big = (int64_t{1} << 53) + 1;
   Graph g;
@@ -96,7 +96,7 @@ TEST(Comparison, Int64ComparesExactlyBeyondDoublePrecision) {
   EXPECT_EQ(g.runAs<uint8_t>(g.builder.greater(a, b)), (U8{1, 0}));
 }
 
-TEST(Comparison, Uint64AboveInt64Range) {
+WEBNN_BACKEND_TEST(Comparison, Uint64AboveInt64Range) {
   const uint64_t top = std::numeric_limits<uint64_t>::max();
   Graph g;
   auto a = g.input("a", {T::Uint64, {2}}, std::vector<uint64_t>{top, 1});
@@ -104,7 +104,7 @@ TEST(Comparison, Uint64AboveInt64Range) {
   EXPECT_EQ(g.runAs<uint8_t>(g.builder.greater(a, b)), (U8{1, 0}));
 }
 
-TEST(Comparison, SmallIntegerTypes) {
+WEBNN_BACKEND_TEST(Comparison, SmallIntegerTypes) {
   {
     Graph g;
     auto a = g.input("a", {T::Int8, {3}}, std::vector<int8_t>{-128, 0, 127});
@@ -125,7 +125,7 @@ TEST(Comparison, SmallIntegerTypes) {
   }
 }
 
-TEST(Comparison, Int4AndUint4Unpacked) {
+WEBNN_BACKEND_TEST(Comparison, Int4AndUint4Unpacked) {
   {
     Graph g;
     auto a = g.input("a", {T::Int4, {3}}, nibbles({-8, 7, -1}));
@@ -140,7 +140,7 @@ TEST(Comparison, Int4AndUint4Unpacked) {
   }
 }
 
-TEST(Logical, NotTreatsNonZeroAsTrue) {
+WEBNN_BACKEND_TEST(Logical, NotTreatsNonZeroAsTrue) {
   Graph g;
   auto a = g.input("a", {T::Uint8, {2, 2}}, U8{0, 1, 2, 255});
   auto out = g.builder.logicalNot(a);
@@ -149,7 +149,7 @@ TEST(Logical, NotTreatsNonZeroAsTrue) {
   EXPECT_EQ(g.runAs<uint8_t>(out), (U8{1, 0, 0, 0}));
 }
 
-TEST(Logical, AndOrXorWithBroadcasting) {
+WEBNN_BACKEND_TEST(Logical, AndOrXorWithBroadcasting) {
   // a [4] x b [2, 1]: non-zero values other than 1 count as true.
   const U8 aValues = {0, 3, 0, 200};
   const U8 bValues = {0, 7};
@@ -171,7 +171,7 @@ TEST(Logical, AndOrXorWithBroadcasting) {
   }
 }
 
-TEST(Comparison, ChainsIntoLogicalOps) {
+WEBNN_BACKEND_TEST(Comparison, ChainsIntoLogicalOps) {
   // 1 < x <= 3 as logicalAnd(greater(x, 1), lesserOrEqual(x, 3)).
   Graph g;
   auto x = g.input("x", {T::Float32, {5}}, std::vector<float>{0, 1, 2, 3, 4});
@@ -181,7 +181,7 @@ TEST(Comparison, ChainsIntoLogicalOps) {
   EXPECT_EQ(g.runAs<uint8_t>(out), (U8{0, 0, 1, 1, 0}));
 }
 
-TEST(ComparisonErrors, DataTypesMustMatch) {
+WEBNN_BACKEND_TEST(ComparisonErrors, DataTypesMustMatch) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2}});
@@ -192,7 +192,7 @@ TEST(ComparisonErrors, DataTypesMustMatch) {
   }
 }
 
-TEST(ComparisonErrors, ShapesMustBroadcast) {
+WEBNN_BACKEND_TEST(ComparisonErrors, ShapesMustBroadcast) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2, 3}});
@@ -204,7 +204,7 @@ TEST(ComparisonErrors, ShapesMustBroadcast) {
   expectError([&] { builder.logicalOr(u, v); }, K::TypeError, {"logicalOr", "broadcastable"});
 }
 
-TEST(ComparisonErrors, LogicalOpsNeedUint8) {
+WEBNN_BACKEND_TEST(ComparisonErrors, LogicalOpsNeedUint8) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto f = builder.input("f", {T::Float32, {2}});
@@ -217,7 +217,7 @@ TEST(ComparisonErrors, LogicalOpsNeedUint8) {
   expectError([&] { builder.logicalXor(f, u); }, K::TypeError, {"logicalXor", "float32"});
 }
 
-TEST(ComparisonErrors, OperandsOfAnotherBuilderOrEmpty) {
+WEBNN_BACKEND_TEST(ComparisonErrors, OperandsOfAnotherBuilderOrEmpty) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
@@ -227,8 +227,9 @@ TEST(ComparisonErrors, OperandsOfAnotherBuilderOrEmpty) {
   expectError([&] { builder.logicalNot(MLOperand()); }, K::TypeError, {"logicalNot", "empty"});
 }
 
-TEST(ComparisonLimits, OpSupportLimitsListTheSpecTypes) {
+WEBNN_BACKEND_TEST(ComparisonLimits, OpSupportLimitsListTheSpecTypes) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context);
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("greater"));
   EXPECT_TRUE(limits.ops["greater"]["a"].supports(T::Int64));

@@ -18,7 +18,7 @@ using testing::expectNear;
 using testing::iota;
 using testing::Runner;
 
-TEST(Conv2d, DefaultOptions) {
+WEBNN_BACKEND_TEST(Conv2d, DefaultOptions) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25));
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1));
@@ -27,7 +27,7 @@ TEST(Conv2d, DefaultOptions) {
   expectNear(r.run(y), {54, 63, 72, 99, 108, 117, 144, 153, 162});
 }
 
-TEST(Conv2d, Padding) {
+WEBNN_BACKEND_TEST(Conv2d, Padding) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25));
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1));
@@ -36,7 +36,7 @@ TEST(Conv2d, Padding) {
                         117, 81, 93, 144, 153, 162, 111, 72, 111, 117, 123, 84});
 }
 
-TEST(Conv2d, StridesWithPadding) {
+WEBNN_BACKEND_TEST(Conv2d, StridesWithPadding) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25));
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1));
@@ -45,7 +45,7 @@ TEST(Conv2d, StridesWithPadding) {
   expectNear(r.run(y), {12, 27, 24, 63, 108, 81, 72, 117, 84});
 }
 
-TEST(Conv2d, AsymmetricPaddingAndStrides) {
+WEBNN_BACKEND_TEST(Conv2d, AsymmetricPaddingAndStrides) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25));
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1));
@@ -56,7 +56,7 @@ TEST(Conv2d, AsymmetricPaddingAndStrides) {
   expectNear(r.run(y), {21, 33, 99, 117});
 }
 
-TEST(Conv2d, Dilations) {
+WEBNN_BACKEND_TEST(Conv2d, Dilations) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25));
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1));
@@ -82,7 +82,7 @@ const std::vector<FilterCase> kSpatialFilters = {
     {MLConv2dFilterOperandLayout::Ihwo, {1, 2, 2, 2}, {1, 0, 0, 3, 0, 0, 0, 2}},
 };
 
-TEST(Conv2d, EveryFilterLayoutNchw) {
+WEBNN_BACKEND_TEST(Conv2d, EveryFilterLayoutNchw) {
   for (const auto& filter : kSpatialFilters) {
     Runner r;
     auto x = r.input("x", {1, 1, 3, 3}, iota(9, 1));
@@ -93,7 +93,7 @@ TEST(Conv2d, EveryFilterLayoutNchw) {
   }
 }
 
-TEST(Conv2d, EveryFilterLayoutNhwc) {
+WEBNN_BACKEND_TEST(Conv2d, EveryFilterLayoutNhwc) {
   for (const auto& filter : kSpatialFilters) {
     Runner r;
     auto x = r.input("x", {1, 3, 3, 1}, iota(9, 1));
@@ -106,7 +106,7 @@ TEST(Conv2d, EveryFilterLayoutNhwc) {
 }
 
 // Two input channels c0 = 1..4, c1 = 5..8 (2x2), 1x1 filter: o0 = c0 + 2 c1, o1 = -c1.
-TEST(Conv2d, InputAndOutputChannelOrderInEveryLayout) {
+WEBNN_BACKEND_TEST(Conv2d, InputAndOutputChannelOrderInEveryLayout) {
   const std::vector<float> nchwInput = {1, 2, 3, 4, 5, 6, 7, 8};
   const std::vector<float> nhwcInput = {1, 5, 2, 6, 3, 7, 4, 8};
   const std::vector<float> nchwOutput = {11, 14, 17, 20, -5, -6, -7, -8};
@@ -131,7 +131,7 @@ TEST(Conv2d, InputAndOutputChannelOrderInEveryLayout) {
   }
 }
 
-TEST(Conv2d, DepthwiseWithBias) {
+WEBNN_BACKEND_TEST(Conv2d, DepthwiseWithBias) {
   Runner r;
   auto x = r.input("x", {1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
   auto w = r.constant({2, 1, 2, 2}, {1, 1, 1, 1, 1, 0, 0, -1});
@@ -141,7 +141,7 @@ TEST(Conv2d, DepthwiseWithBias) {
   expectNear(r.run(y), {11, -1});
 }
 
-TEST(Conv2d, GroupsWithSeveralChannelsPerGroup) {
+WEBNN_BACKEND_TEST(Conv2d, GroupsWithSeveralChannelsPerGroup) {
   // 4 input channels (all ones, 1x1), 2 groups, 4 outputs: each output sums its group's 2
   // channels weighted by its filter.
   Runner r;
@@ -152,7 +152,7 @@ TEST(Conv2d, GroupsWithSeveralChannelsPerGroup) {
   expectNear(r.run(y), {3, -1, 7, 6});
 }
 
-TEST(Conv2d, BatchesAndBias) {
+WEBNN_BACKEND_TEST(Conv2d, BatchesAndBias) {
   Runner r;
   auto x = r.input("x", {2, 1, 2, 2}, {1, 2, 3, 4, 10, 20, 30, 40});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -160,7 +160,7 @@ TEST(Conv2d, BatchesAndBias) {
   expectNear(r.run(r.builder.conv2d(x, w, {.bias = b})), {10.5, 100.5});
 }
 
-TEST(Conv2d, Float16) {
+WEBNN_BACKEND_TEST(Conv2d, Float16) {
   Runner r;
   auto x = r.input("x", {1, 1, 5, 5}, iota(25), F16);
   auto w = r.constant({1, 1, 3, 3}, std::vector<float>(9, 1), F16);
@@ -170,7 +170,7 @@ TEST(Conv2d, Float16) {
   expectNear(r.run(y), {54.5, 63.5, 72.5, 99.5, 108.5, 117.5, 144.5, 153.5, 162.5}, 1e-3f);
 }
 
-TEST(Conv2d, ShapeInference) {
+WEBNN_BACKEND_TEST(Conv2d, ShapeInference) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {2, 224, 224, 3}});
@@ -200,7 +200,7 @@ struct ErrorCase {
   std::string fragment;
 };
 
-TEST(Conv2d, Errors) {
+WEBNN_BACKEND_TEST(Conv2d, Errors) {
   const MLOperandDescriptor in{F32, {1, 1, 5, 5}};
   const MLOperandDescriptor filt{F32, {1, 1, 2, 2}};
   std::vector<ErrorCase> cases = {
@@ -241,7 +241,7 @@ TEST(Conv2d, Errors) {
   }
 }
 
-TEST(Conv2d, OperandFromAnotherBuilderIsRejected) {
+WEBNN_BACKEND_TEST(Conv2d, OperandFromAnotherBuilderIsRejected) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context), other(context);
   auto x = builder.input("x", {F32, {1, 1, 5, 5}});
@@ -250,7 +250,7 @@ TEST(Conv2d, OperandFromAnotherBuilderIsRejected) {
   expectError([&] { builder.conv2d(x, w, {.bias = b}); }, K::TypeError, {"conv2d"});
 }
 
-TEST(Conv2d, HollowFilterFilledAfterBuild) {
+WEBNN_BACKEND_TEST(Conv2d, HollowFilterFilledAfterBuild) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 1, 2, 2}});
@@ -261,8 +261,9 @@ TEST(Conv2d, HollowFilterFilledAfterBuild) {
   EXPECT_EQ(testing::runFloat(context, graph, {{"x", {1, 1, 1, 1}}}, "y"), (std::vector<float>{10}));
 }
 
-TEST(Conv2d, OpSupportLimits) {
+WEBNN_BACKEND_TEST(Conv2d, OpSupportLimits) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context, "conv2d");
   const auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("conv2d"));
   const auto& conv = limits.ops.at("conv2d");

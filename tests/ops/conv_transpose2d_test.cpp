@@ -18,7 +18,7 @@ using testing::expectNear;
 using testing::iota;
 using testing::Runner;
 
-TEST(ConvTranspose2d, DefaultOptions) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, DefaultOptions) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -27,7 +27,7 @@ TEST(ConvTranspose2d, DefaultOptions) {
   expectNear(r.run(y), {1, 3, 2, 4, 10, 6, 3, 7, 4});
 }
 
-TEST(ConvTranspose2d, Strides) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, Strides) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -36,7 +36,7 @@ TEST(ConvTranspose2d, Strides) {
   expectNear(r.run(y), {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
 }
 
-TEST(ConvTranspose2d, Padding) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, Padding) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -45,7 +45,7 @@ TEST(ConvTranspose2d, Padding) {
   expectNear(r.run(y), {10});
 }
 
-TEST(ConvTranspose2d, AsymmetricPadding) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, AsymmetricPadding) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -55,7 +55,7 @@ TEST(ConvTranspose2d, AsymmetricPadding) {
   expectNear(r.run(y), {4, 10, 3, 7});
 }
 
-TEST(ConvTranspose2d, OutputPaddingAndOutputSizes) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, OutputPaddingAndOutputSizes) {
   const std::vector<float> expected = {1, 1, 2, 2, 0, 1, 1, 2, 2, 0, 3, 3, 4,
                                        4, 0, 3, 3, 4, 4, 0, 0, 0, 0, 0, 0};
   {
@@ -76,7 +76,7 @@ TEST(ConvTranspose2d, OutputPaddingAndOutputSizes) {
   }
 }
 
-TEST(ConvTranspose2d, Dilations) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, Dilations) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1});
@@ -86,7 +86,7 @@ TEST(ConvTranspose2d, Dilations) {
 }
 
 // Input 2x2 = 1..4, two output channels: o0 = top-left tap, o1 = bottom-right tap.
-TEST(ConvTranspose2d, EveryFilterLayoutAndInputLayout) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, EveryFilterLayoutAndInputLayout) {
   struct FilterCase {
     MLConvTranspose2dFilterOperandLayout layout;
     std::vector<uint32_t> shape;
@@ -119,7 +119,7 @@ TEST(ConvTranspose2d, EveryFilterLayoutAndInputLayout) {
 }
 
 // Two input channels 1x1 (values 1, 2); hwoi/ohwi put input channels last, so i and o differ.
-TEST(ConvTranspose2d, InputChannelsSumInEveryLayout) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, InputChannelsSumInEveryLayout) {
   // out[o] = sum_i x[i] * w[i][o]; w = [[1, 10], [100, 1000]] (i rows, o columns).
   struct FilterCase {
     MLConvTranspose2dFilterOperandLayout layout;
@@ -139,7 +139,7 @@ TEST(ConvTranspose2d, InputChannelsSumInEveryLayout) {
   }
 }
 
-TEST(ConvTranspose2d, Groups) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, Groups) {
   Runner r;
   auto x = r.input("x", {1, 2, 1, 1}, {1, 2});
   auto w = r.constant({2, 1, 1, 1}, {3, 4});
@@ -148,7 +148,7 @@ TEST(ConvTranspose2d, Groups) {
   expectNear(r.run(y), {3, 8});
 }
 
-TEST(ConvTranspose2d, GroupsWithSeveralOutputsPerGroup) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, GroupsWithSeveralOutputsPerGroup) {
   // 2 input channels, 2 groups, 2 outputs per group: iohw [2, 2, 1, 1].
   Runner r;
   auto x = r.input("x", {1, 2, 1, 1}, {1, 2});
@@ -158,7 +158,7 @@ TEST(ConvTranspose2d, GroupsWithSeveralOutputsPerGroup) {
   expectNear(r.run(y), {1, 2, 6, 8});
 }
 
-TEST(ConvTranspose2d, BiasAndFloat16) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, BiasAndFloat16) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4}, F16);
   auto w = r.constant({1, 1, 2, 2}, {1, 1, 1, 1}, F16);
@@ -168,7 +168,7 @@ TEST(ConvTranspose2d, BiasAndFloat16) {
   expectNear(r.run(y), {1.5, 3.5, 2.5, 4.5, 10.5, 6.5, 3.5, 7.5, 4.5}, 1e-3f);
 }
 
-TEST(ConvTranspose2d, ShapeInference) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, ShapeInference) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 3, 3, 1}});
@@ -188,7 +188,7 @@ TEST(ConvTranspose2d, ShapeInference) {
             (std::vector<uint32_t>{1, 2, 10, 8}));
 }
 
-TEST(ConvTranspose2d, Errors) {
+WEBNN_BACKEND_TEST(ConvTranspose2d, Errors) {
   const MLOperandDescriptor in{F32, {1, 1, 3, 3}};
   const MLOperandDescriptor filt{F32, {1, 1, 2, 2}};
   struct Case {

@@ -37,7 +37,7 @@ std::vector<V> binary(Method method, T type, const std::vector<V>& a, const std:
   return g.runAs<V>(out);
 }
 
-TEST(ElementwiseBinary, Float32) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, Float32) {
   const F a = {1, -2, 3.5f, 8};
   const F b = {4, 0.5f, -2, 2};
   EXPECT_EQ(binary(&MLGraphBuilder::add, T::Float32, a, b), (F{5, -1.5f, 1.5f, 10}));
@@ -50,7 +50,7 @@ TEST(ElementwiseBinary, Float32) {
             (F{1024, 2, 1.0f / 3, -27}));
 }
 
-TEST(ElementwiseBinary, Float32SpecialValues) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, Float32SpecialValues) {
   const float inf = std::numeric_limits<float>::infinity();
   auto quotient = binary(&MLGraphBuilder::div, T::Float32, F{1, -1, 0}, F{0, 0, 0});
   EXPECT_EQ(quotient[0], inf);
@@ -68,7 +68,7 @@ TEST(ElementwiseBinary, Float32SpecialValues) {
   EXPECT_EQ(binary(&MLGraphBuilder::add, T::Float32, F{16777216}, F{1}), (F{16777216}));
 }
 
-TEST(ElementwiseBinary, Float16) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, Float16) {
   auto run = [](Method method, const F& a, const F& b) {
     return binary(method, T::Float16, halves(a), halves(b));
   };
@@ -84,7 +84,7 @@ TEST(ElementwiseBinary, Float16) {
   EXPECT_EQ(run(&MLGraphBuilder::add, {2048, 2048}, {1, 3}), halves({2048, 2052}));
 }
 
-TEST(ElementwiseBinary, BroadcastingAndShapeInference) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, BroadcastingAndShapeInference) {
   Graph g;
   auto a = g.input("a", {T::Float32, {2, 1, 3}}, F{1, 2, 3, 4, 5, 6});
   auto b = g.input("b", {T::Float32, {4, 1}}, F{0, 10, 20, 30});
@@ -94,7 +94,7 @@ TEST(ElementwiseBinary, BroadcastingAndShapeInference) {
                                     4, 5, 6, 14, 15, 16, 24, 25, 26, 34, 35, 36}));
 }
 
-TEST(ElementwiseBinary, ScalarOperands) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, ScalarOperands) {
   Graph g;
   auto a = g.input("a", {T::Float32, {}}, F{3});
   auto b = g.input("b", {T::Float32, {2, 2}}, F{1, 2, 3, 4});
@@ -109,7 +109,7 @@ TEST(ElementwiseBinary, ScalarOperands) {
   EXPECT_EQ(s.runAs<float>(product), (F{12}));
 }
 
-TEST(ElementwiseBinary, Int32Wraps) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, Int32Wraps) {
   using V = std::vector<int32_t>;
   const int32_t hi = std::numeric_limits<int32_t>::max();
   const int32_t lo = std::numeric_limits<int32_t>::min();
@@ -120,7 +120,7 @@ TEST(ElementwiseBinary, Int32Wraps) {
   EXPECT_EQ(binary(&MLGraphBuilder::min, T::Int32, V{lo, 4}, V{hi, -4}), (V{lo, -4}));
 }
 
-TEST(ElementwiseBinary, IntegerDivisionTruncatesTowardZero) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, IntegerDivisionTruncatesTowardZero) {
   using V = std::vector<int32_t>;
   const int32_t lo = std::numeric_limits<int32_t>::min();
   EXPECT_EQ(binary(&MLGraphBuilder::div, T::Int32, V{7, -7, 7, -7, lo}, V{2, 2, -2, -2, -1}),
@@ -132,7 +132,7 @@ TEST(ElementwiseBinary, IntegerDivisionTruncatesTowardZero) {
             (std::vector<uint32_t>{1333333333u, 0}));
 }
 
-TEST(ElementwiseBinary, SmallIntegersWrap) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, SmallIntegersWrap) {
   using U8 = std::vector<uint8_t>;
   using I8 = std::vector<int8_t>;
   EXPECT_EQ(binary(&MLGraphBuilder::add, T::Uint8, U8{200, 1}, U8{100, 2}), (U8{44, 3}));
@@ -143,7 +143,7 @@ TEST(ElementwiseBinary, SmallIntegersWrap) {
   EXPECT_EQ(binary(&MLGraphBuilder::div, T::Int8, I8{-128, -9}, I8{-1, 4}), (I8{-128, -2}));
 }
 
-TEST(ElementwiseBinary, Int64AndUint64AreExact) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, Int64AndUint64AreExact) {
   using I = std::vector<int64_t>;
   using U = std::vector<uint64_t>;
   const int64_t big = (int64_t{1} << 53) + 1;  // not a double
@@ -159,7 +159,7 @@ TEST(ElementwiseBinary, Int64AndUint64AreExact) {
   EXPECT_EQ(binary(&MLGraphBuilder::min, T::Uint64, U{top}, U{top - 1}), (U{top - 1}));
 }
 
-TEST(ElementwiseBinary, IntegerPow) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, IntegerPow) {
   using V = std::vector<int32_t>;
   EXPECT_EQ(binary(&MLGraphBuilder::pow, T::Int32, V{3, -2, 5, 7}, V{4, 3, 0, 1}),
             (V{81, -8, 1, 7}));
@@ -176,7 +176,7 @@ TEST(ElementwiseBinary, IntegerPow) {
       (std::vector<uint8_t>{243}));
 }
 
-TEST(ElementwiseBinary, ChainedWithConstants) {
+WEBNN_BACKEND_TEST(ElementwiseBinary, ChainedWithConstants) {
   Graph g;
   auto x = g.input("x", {T::Float32, {3}}, F{1, 2, 3});
   auto two = g.builder.constant(T::Float32, 2);
@@ -184,7 +184,7 @@ TEST(ElementwiseBinary, ChainedWithConstants) {
   EXPECT_EQ(g.runAs<float>(out), (F{1.0f / 3, 1, 9.0f / 5}));
 }
 
-TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
+WEBNN_BACKEND_TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2}});
@@ -203,7 +203,7 @@ TEST(ElementwiseBinaryErrors, DataTypesMustMatch) {
   }
 }
 
-TEST(ElementwiseBinaryErrors, ShapesMustBroadcast) {
+WEBNN_BACKEND_TEST(ElementwiseBinaryErrors, ShapesMustBroadcast) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Float32, {2, 3}});
@@ -212,7 +212,7 @@ TEST(ElementwiseBinaryErrors, ShapesMustBroadcast) {
               {"add 'sum'", "[2, 3]", "[3, 2]", "broadcastable"});
 }
 
-TEST(ElementwiseBinaryErrors, Int4IsNotSupported) {
+WEBNN_BACKEND_TEST(ElementwiseBinaryErrors, Int4IsNotSupported) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {T::Int4, {2}});
@@ -222,7 +222,7 @@ TEST(ElementwiseBinaryErrors, Int4IsNotSupported) {
   EXPECT_TRUE(limits.ops["mul"]["a"].supports(T::Uint64));
 }
 
-TEST(ElementwiseBinaryErrors, InvalidOperands) {
+WEBNN_BACKEND_TEST(ElementwiseBinaryErrors, InvalidOperands) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);

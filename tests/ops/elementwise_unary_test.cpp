@@ -63,7 +63,7 @@ void expectFloats(const std::vector<float>& actual, const std::vector<float>& ex
   }
 }
 
-TEST(ElementwiseUnary, AbsNegSignFloat32) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, AbsNegSignFloat32) {
   expectFloats(runFloat32(&MLGraphBuilder::abs, {-2.5f, 0.f, 3.f, -kInf}), {2.5f, 0.f, 3.f, kInf});
   expectFloats(runFloat32(&MLGraphBuilder::neg, {-2.5f, 0.f, 3.f, kInf}),
                {2.5f, -0.f, -3.f, -kInf});
@@ -72,13 +72,13 @@ TEST(ElementwiseUnary, AbsNegSignFloat32) {
                {-1.f, 1.f, 0.f, -1.f, 1.f, 0.f});
 }
 
-TEST(ElementwiseUnary, AbsNegSignFloat16) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, AbsNegSignFloat16) {
   expectFloats(runFloat16(&MLGraphBuilder::abs, {-2.5f, 0.1f}), {2.5f, half(0.1f)});
   expectFloats(runFloat16(&MLGraphBuilder::neg, {-2.5f, 0.1f}), {2.5f, -half(0.1f)});
   expectFloats(runFloat16(&MLGraphBuilder::sign, {-0.25f, 7.f, 0.f}), {-1.f, 1.f, 0.f});
 }
 
-TEST(ElementwiseUnary, AbsAndNegOfSignedIntegersWrap) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, AbsAndNegOfSignedIntegersWrap) {
   EXPECT_EQ(
       runUnary<int8_t>(&MLGraphBuilder::abs, T::Int8, {4}, std::vector<int8_t>{-128, -5, 0, 7}),
       (std::vector<int8_t>{-128, 5, 0, 7}));
@@ -92,7 +92,7 @@ TEST(ElementwiseUnary, AbsAndNegOfSignedIntegersWrap) {
             (std::vector<int64_t>{-big}));
 }
 
-TEST(ElementwiseUnary, SignOfIntegers) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, SignOfIntegers) {
   EXPECT_EQ(
       runUnary<int8_t>(&MLGraphBuilder::sign, T::Int8, {4}, std::vector<int8_t>{-128, 0, 1, 127}),
       (std::vector<int8_t>{-1, 0, 1, 1}));
@@ -104,7 +104,7 @@ TEST(ElementwiseUnary, SignOfIntegers) {
             (std::vector<int64_t>{-1, 0, 1}));
 }
 
-TEST(ElementwiseUnary, Rounding) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, Rounding) {
   const std::vector<float> x = {-1.5f, -0.5f, 0.5f, 1.2f, 1.5f, 2.5f, 2.6f, -2.5f};
   expectFloats(runFloat32(&MLGraphBuilder::ceil, x), {-1.f, -0.f, 1.f, 2.f, 2.f, 3.f, 3.f, -2.f});
   expectFloats(runFloat32(&MLGraphBuilder::floor, x), {-2.f, -1.f, 0.f, 1.f, 1.f, 2.f, 2.f, -3.f});
@@ -117,7 +117,7 @@ TEST(ElementwiseUnary, Rounding) {
   expectFloats(runFloat16(&MLGraphBuilder::floor, {-1.5f, 1.2f}), {-2.f, 1.f});
 }
 
-TEST(ElementwiseUnary, TranscendentalsFloat32) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, TranscendentalsFloat32) {
   expectFloats(runFloat32(&MLGraphBuilder::exp, {0.f, 1.f, -1.f}), {1.f, 2.7182817f, 0.36787945f});
   expectFloats(runFloat32(&MLGraphBuilder::log, {1.f, 2.7182817f, 0.f, -1.f}),
                {0.f, 1.f, -kInf, kNaN});
@@ -134,7 +134,7 @@ TEST(ElementwiseUnary, TranscendentalsFloat32) {
                {0.f, 0.84270079f, -0.52049988f, 0.99999998f});
 }
 
-TEST(ElementwiseUnary, TranscendentalsFloat16RoundOnce) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, TranscendentalsFloat16RoundOnce) {
   expectFloats(runFloat16(&MLGraphBuilder::exp, {0.f, 1.f, -1.f, 12.f}),
                {1.f, 2.71875f, 0.36791992f, kInf});  // e^12 = 162754.8 overflows half
   expectFloats(runFloat16(&MLGraphBuilder::log, {1.f, 2.f}), {0.f, half(0.69314718f)});
@@ -146,7 +146,7 @@ TEST(ElementwiseUnary, TranscendentalsFloat16RoundOnce) {
   expectFloats(runFloat16(&MLGraphBuilder::erf, {1.f}), {half(0.84270079f)});
 }
 
-TEST(ElementwiseUnary, IdentityCopiesEveryType) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, IdentityCopiesEveryType) {
   expectFloats(runFloat32(&MLGraphBuilder::identity, {-1.5f, kInf, 0.f}), {-1.5f, kInf, 0.f});
   const uint64_t big = ~uint64_t{0} - 1;
   EXPECT_EQ(
@@ -161,7 +161,7 @@ TEST(ElementwiseUnary, IdentityCopiesEveryType) {
       (std::vector<uint16_t>{0x3c00}));
 }
 
-TEST(ElementwiseUnary, IsNaNAndIsInfiniteGiveUint8) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, IsNaNAndIsInfiniteGiveUint8) {
   const std::vector<float> x = {1.5f, kNaN, kInf, -kInf, 0.f, -kNaN};
   EXPECT_EQ(runUnary<uint8_t>(&MLGraphBuilder::isNaN, T::Float32, {6}, x),
             (std::vector<uint8_t>{0, 1, 0, 0, 0, 1}));
@@ -174,7 +174,7 @@ TEST(ElementwiseUnary, IsNaNAndIsInfiniteGiveUint8) {
             (std::vector<uint8_t>{0, 0, 1, 1, 0}));
 }
 
-TEST(ElementwiseUnary, ShapeInference) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, ShapeInference) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float16, {2, 1, 3}});
@@ -199,8 +199,9 @@ TEST(ElementwiseUnary, ShapeInference) {
   EXPECT_EQ(builder.identity(i).dataType(), T::Int4);
 }
 
-TEST(ElementwiseUnary, DataTypesFollowTheSpec) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, DataTypesFollowTheSpec) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context);
   MLGraphBuilder builder(context);
   auto i32 = builder.input("i32", {T::Int32, {2}});
   auto u32 = builder.input("u32", {T::Uint32, {2}});
@@ -229,7 +230,7 @@ TEST(ElementwiseUnary, DataTypesFollowTheSpec) {
   EXPECT_TRUE(limits.ops.at("roundEven").at("output").supports(T::Float32));
 }
 
-TEST(ElementwiseUnary, OperandFromAnotherBuilderIsATypeError) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, OperandFromAnotherBuilderIsATypeError) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
@@ -239,7 +240,7 @@ TEST(ElementwiseUnary, OperandFromAnotherBuilderIsATypeError) {
   expectError([&] { builder.abs(MLOperand()); }, K::TypeError, {"abs"});
 }
 
-TEST(ElementwiseUnary, BuilderIsOneShot) {
+WEBNN_BACKEND_TEST(ElementwiseUnary, BuilderIsOneShot) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {T::Float32, {2}});

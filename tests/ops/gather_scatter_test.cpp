@@ -26,7 +26,7 @@ const F32 kTable = {0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32};
 
 // ---- gather ----
 
-TEST(GatherScatterGather, SpecExamples) {
+WEBNN_BACKEND_TEST(GatherScatterGather, SpecExamples) {
   Graph g;
   auto x = g.input("x", {T::Float32, {4, 3}}, kTable);
   auto i1 = g.input("i1", {T::Uint32, {2}}, std::vector<uint32_t>{3, 1});
@@ -44,7 +44,7 @@ TEST(GatherScatterGather, SpecExamples) {
   EXPECT_EQ(results["y3"], raw(F32{0, 1, 1, 2, 10, 11, 11, 12, 20, 21, 21, 22, 30, 31, 31, 32}));
 }
 
-TEST(GatherScatterGather, ScalarIndicesRemoveTheAxis) {
+WEBNN_BACKEND_TEST(GatherScatterGather, ScalarIndicesRemoveTheAxis) {
   Graph g;
   auto x = g.input("x", {T::Float32, {4, 3}}, kTable);
   auto i = g.input("i", {T::Int32, {}}, I32{2});
@@ -53,7 +53,7 @@ TEST(GatherScatterGather, ScalarIndicesRemoveTheAxis) {
   EXPECT_EQ(g.runAs<float>(y), (F32{20, 21, 22}));
 }
 
-TEST(GatherScatterGather, NegativeWrapsOnceAndOutOfRangeClamps) {
+WEBNN_BACKEND_TEST(GatherScatterGather, NegativeWrapsOnceAndOutOfRangeClamps) {
   Graph g;
   auto x = g.input("x", {T::Int8, {2}}, std::vector<int8_t>{5, 6});
   auto i = g.input("i", {T::Int32, {5}}, I32{-1, -2, 10, -10, 1});
@@ -61,7 +61,7 @@ TEST(GatherScatterGather, NegativeWrapsOnceAndOutOfRangeClamps) {
   EXPECT_EQ(g.runAs<int8_t>(y), (std::vector<int8_t>{6, 5, 6, 5, 6}));
 }
 
-TEST(GatherScatterGather, Float16AndInt4) {
+WEBNN_BACKEND_TEST(GatherScatterGather, Float16AndInt4) {
   Graph g;
   auto x = g.input("x", {T::Float16, {3}}, halves({0.5f, -1.25f, 2}));
   auto i = g.input("i", {T::Uint32, {2}}, std::vector<uint32_t>{2, 0});
@@ -73,7 +73,7 @@ TEST(GatherScatterGather, Float16AndInt4) {
   EXPECT_EQ(h.runAll({{"out", y}}).at("out"), nibbles({0, 0, -8, 7, 7, 1}));
 }
 
-TEST(GatherScatterGather, Errors) {
+WEBNN_BACKEND_TEST(GatherScatterGather, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {4, 3}});
   auto s = g.builder.input("s", {T::Float32, {}});
@@ -92,7 +92,7 @@ TEST(GatherScatterGather, Errors) {
 
 // ---- gatherElements ----
 
-TEST(GatherScatterGatherElements, SpecExamples) {
+WEBNN_BACKEND_TEST(GatherScatterGatherElements, SpecExamples) {
   Graph g;
   auto x = g.input("x", {T::Float32, {4, 3}}, kTable);
   auto i1 = g.input("i1", {T::Uint32, {2, 3}}, std::vector<uint32_t>{3, 1, 1, 2, 0, 3});
@@ -106,7 +106,7 @@ TEST(GatherScatterGatherElements, SpecExamples) {
   EXPECT_EQ(results["y2"], raw(F32{2, 11, 20, 32}));
 }
 
-TEST(GatherScatterGatherElements, Errors) {
+WEBNN_BACKEND_TEST(GatherScatterGatherElements, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {4, 3}});
   auto rank1 = g.builder.input("r", {T::Int32, {4}});
@@ -124,7 +124,7 @@ TEST(GatherScatterGatherElements, Errors) {
 
 // ---- gatherND ----
 
-TEST(GatherScatterGatherND, SpecExamples) {
+WEBNN_BACKEND_TEST(GatherScatterGatherND, SpecExamples) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 2, 2}}, F32{0, 1, 2, 3, 4, 5, 6, 7});
   auto i1 = g.input("i1", {T::Int32, {2, 2}}, I32{0, 1, 1, 0});
@@ -143,7 +143,7 @@ TEST(GatherScatterGatherND, SpecExamples) {
   EXPECT_EQ(results["y3"], raw(F32{1, 2, 4, 6, 7}));
 }
 
-TEST(GatherScatterGatherND, Errors) {
+WEBNN_BACKEND_TEST(GatherScatterGatherND, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 2}});
   auto tooLong = g.builder.input("i", {T::Int32, {1, 3}});
@@ -155,7 +155,7 @@ TEST(GatherScatterGatherND, Errors) {
 
 // ---- scatterElements ----
 
-TEST(GatherScatterScatterElements, AlongBothAxes) {
+WEBNN_BACKEND_TEST(GatherScatterScatterElements, AlongBothAxes) {
   Graph g;
   auto x = g.input("x", {T::Float32, {3, 3}}, F32(9, 0));
   auto i = g.input("i", {T::Int32, {2, 3}}, I32{1, 0, 2, 0, 2, 1});
@@ -171,7 +171,7 @@ TEST(GatherScatterScatterElements, AlongBothAxes) {
   EXPECT_EQ(results["z"], raw(F32{1, 10, 3, 20, 5}));
 }
 
-TEST(GatherScatterScatterElements, Errors) {
+WEBNN_BACKEND_TEST(GatherScatterScatterElements, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {3, 3}});
   auto i = g.builder.input("i", {T::Int32, {2, 3}});
@@ -191,7 +191,7 @@ TEST(GatherScatterScatterElements, Errors) {
 
 // ---- scatterND ----
 
-TEST(GatherScatterScatterND, ElementsAndSlices) {
+WEBNN_BACKEND_TEST(GatherScatterScatterND, ElementsAndSlices) {
   Graph g;
   auto x = g.input("x", {T::Int32, {8}}, I32{1, 2, 3, 4, 5, 6, 7, 8});
   auto i = g.input("i", {T::Int32, {4, 1}}, I32{4, 3, 1, 7});
@@ -206,7 +206,7 @@ TEST(GatherScatterScatterND, ElementsAndSlices) {
   EXPECT_EQ(results["z"], raw(F32{1, 2, 3, 4, -1, -2}));
 }
 
-TEST(GatherScatterScatterND, Errors) {
+WEBNN_BACKEND_TEST(GatherScatterScatterND, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {3, 2}});
   auto i = g.builder.input("i", {T::Int32, {2, 1}});

@@ -25,7 +25,7 @@ const std::vector<float> kAT = {1, 4, 2, 5, 3, 6};  // A stored transposed, [3, 
 const std::vector<float> kB = {1, 2, 3, 4, 5, 6};
 const std::vector<float> kBT = {1, 3, 5, 2, 4, 6};  // B stored transposed, [2, 3]
 
-TEST(Gemm, DefaultOptions) {
+WEBNN_BACKEND_TEST(Gemm, DefaultOptions) {
   Runner r;
   auto a = r.input("a", {2, 3}, kA);
   auto b = r.input("b", {3, 2}, kB);
@@ -34,7 +34,7 @@ TEST(Gemm, DefaultOptions) {
   expectNear(r.run(y), {22, 28, 49, 64});
 }
 
-TEST(Gemm, Transposes) {
+WEBNN_BACKEND_TEST(Gemm, Transposes) {
   for (bool aT : {false, true}) {
     for (bool bT : {false, true}) {
       Runner r;
@@ -47,7 +47,7 @@ TEST(Gemm, Transposes) {
   }
 }
 
-TEST(Gemm, AlphaBetaAndC) {
+WEBNN_BACKEND_TEST(Gemm, AlphaBetaAndC) {
   Runner r;
   auto a = r.input("a", {2, 3}, kA);
   auto b = r.constant({3, 2}, kB);
@@ -56,14 +56,14 @@ TEST(Gemm, AlphaBetaAndC) {
              {44 - 3, 56 - 6, 98 - 9, 128 - 12});
 }
 
-TEST(Gemm, BetaWithoutCIsIgnored) {
+WEBNN_BACKEND_TEST(Gemm, BetaWithoutCIsIgnored) {
   Runner r;
   auto a = r.input("a", {2, 3}, kA);
   auto b = r.constant({3, 2}, kB);
   expectNear(r.run(r.builder.gemm(a, b, {.alpha = 0.5, .beta = 7})), {11, 14, 24.5, 32});
 }
 
-TEST(Gemm, CBroadcasts) {
+WEBNN_BACKEND_TEST(Gemm, CBroadcasts) {
   struct Case {
     std::vector<uint32_t> shape;
     std::vector<float> data;
@@ -86,7 +86,7 @@ TEST(Gemm, CBroadcasts) {
   }
 }
 
-TEST(Gemm, Float16) {
+WEBNN_BACKEND_TEST(Gemm, Float16) {
   Runner r;
   auto a = r.input("a", {2, 3}, kA, F16);
   auto b = r.constant({3, 2}, kB, F16);
@@ -96,7 +96,7 @@ TEST(Gemm, Float16) {
   expectNear(r.run(y), {22.5, 28.25, 49.5, 64.25}, 1e-3f);
 }
 
-TEST(Gemm, Errors) {
+WEBNN_BACKEND_TEST(Gemm, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor a, b;

@@ -19,7 +19,7 @@ using testing::expectNear;
 using testing::iota;
 using testing::Runner;
 
-TEST(Matmul, TwoByTwo) {
+WEBNN_BACKEND_TEST(Matmul, TwoByTwo) {
   Runner r;
   auto a = r.input("a", {2, 3}, {1, 2, 3, 4, 5, 6});
   auto b = r.input("b", {3, 2}, {1, 2, 3, 4, 5, 6});
@@ -28,7 +28,7 @@ TEST(Matmul, TwoByTwo) {
   expectNear(r.run(y), {22, 28, 49, 64});
 }
 
-TEST(Matmul, BatchedThreeD) {
+WEBNN_BACKEND_TEST(Matmul, BatchedThreeD) {
   Runner r;
   auto a = r.input("a", {2, 1, 2}, {1, 2, 3, 4});
   auto b = r.input("b", {2, 2, 1}, {1, 1, 1, -1});
@@ -37,7 +37,7 @@ TEST(Matmul, BatchedThreeD) {
   expectNear(r.run(y), {3, -1});
 }
 
-TEST(Matmul, BroadcastsBatchDimensions) {
+WEBNN_BACKEND_TEST(Matmul, BroadcastsBatchDimensions) {
   // a [2, 1, 1, 2] x b [3, 2, 1] -> [2, 3, 1, 1]: every a row times every b column.
   Runner r;
   auto a = r.input("a", {2, 1, 1, 2}, {1, 2, 10, 20});
@@ -47,7 +47,7 @@ TEST(Matmul, BroadcastsBatchDimensions) {
   expectNear(r.run(y), {1, 2, 3, 10, 20, 30});
 }
 
-TEST(Matmul, RankFourTimesRankTwo) {
+WEBNN_BACKEND_TEST(Matmul, RankFourTimesRankTwo) {
   Runner r;
   auto a = r.input("a", {2, 2, 1, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
   auto b = r.constant({2, 2}, {1, 0, 0, 2});
@@ -56,7 +56,7 @@ TEST(Matmul, RankFourTimesRankTwo) {
   expectNear(r.run(y), {1, 4, 3, 8, 5, 12, 7, 16});
 }
 
-TEST(Matmul, RankTwoTimesRankThree) {
+WEBNN_BACKEND_TEST(Matmul, RankTwoTimesRankThree) {
   Runner r;
   auto a = r.constant({1, 2}, {1, 2});
   auto b = r.input("b", {2, 2, 2}, {1, 0, 0, 1, 2, 0, 0, 2});
@@ -65,7 +65,7 @@ TEST(Matmul, RankTwoTimesRankThree) {
   expectNear(r.run(y), {1, 2, 2, 4});
 }
 
-TEST(Matmul, Float16) {
+WEBNN_BACKEND_TEST(Matmul, Float16) {
   Runner r;
   auto a = r.input("a", {2, 3}, {1, 2, 3, 4, 5, 6}, F16);
   auto b = r.input("b", {3, 2}, {0.5, 1, 1.5, 2, 2.5, 3}, F16);
@@ -74,7 +74,7 @@ TEST(Matmul, Float16) {
   expectNear(r.run(y), {11, 14, 24.5, 32}, 1e-3f);
 }
 
-TEST(Matmul, ShapeInferenceFiveD) {
+WEBNN_BACKEND_TEST(Matmul, ShapeInferenceFiveD) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto a = builder.input("a", {F32, {2, 2, 1, 3, 4}});
@@ -82,7 +82,7 @@ TEST(Matmul, ShapeInferenceFiveD) {
   EXPECT_EQ(builder.matmul(a, b).shape(), (std::vector<uint32_t>{2, 2, 1, 3, 5}));
 }
 
-TEST(Matmul, Errors) {
+WEBNN_BACKEND_TEST(Matmul, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor a, b;

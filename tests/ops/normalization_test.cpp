@@ -19,7 +19,7 @@ using testing::expectNear;
 using testing::iota;
 using testing::Runner;
 
-TEST(BatchNormalization, DefaultAxisIsOne) {
+WEBNN_BACKEND_TEST(BatchNormalization, DefaultAxisIsOne) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 2, 3, 4});
   auto mean = r.constant({2}, {2, 3});
@@ -29,7 +29,7 @@ TEST(BatchNormalization, DefaultAxisIsOne) {
   expectNear(r.run(y), {-1, -0.5, 1, 0.5});
 }
 
-TEST(BatchNormalization, ScaleBiasAndEpsilon) {
+WEBNN_BACKEND_TEST(BatchNormalization, ScaleBiasAndEpsilon) {
   Runner r;
   auto x = r.input("x", {1, 2, 1, 2}, {1, 3, 10, 20});
   auto mean = r.input("mean", {2}, {2, 10});
@@ -42,7 +42,7 @@ TEST(BatchNormalization, ScaleBiasAndEpsilon) {
   expectNear(r.run(y), {-1, 3, -1, 9});
 }
 
-TEST(BatchNormalization, LastAxisAndDefaultEpsilon) {
+WEBNN_BACKEND_TEST(BatchNormalization, LastAxisAndDefaultEpsilon) {
   Runner r;
   auto x = r.input("x", {2, 1, 3}, {1, 2, 3, 4, 5, 6});
   auto mean = r.constant({3}, {0, 1, 2});
@@ -52,7 +52,7 @@ TEST(BatchNormalization, LastAxisAndDefaultEpsilon) {
   expectNear(r.run(y), {1 * s, 1 * s, 1 * s, 4 * s, 4 * s, 4 * s});
 }
 
-TEST(BatchNormalization, Float16) {
+WEBNN_BACKEND_TEST(BatchNormalization, Float16) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 2, 3, 4}, F16);
   auto mean = r.constant({2}, {2, 3}, F16);
@@ -62,7 +62,7 @@ TEST(BatchNormalization, Float16) {
   expectNear(r.run(y), {-1, -0.5, 1, 0.5}, 1e-3f);
 }
 
-TEST(BatchNormalization, Errors) {
+WEBNN_BACKEND_TEST(BatchNormalization, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor input, mean, variance;
@@ -102,7 +102,7 @@ TEST(BatchNormalization, Errors) {
 }
 
 // Per (sample, channel): c0 = [1, 3] (mean 2, variance 1), c1 = [2, 6] (mean 4, variance 4).
-TEST(InstanceNormalization, Nchw) {
+WEBNN_BACKEND_TEST(InstanceNormalization, Nchw) {
   Runner r;
   auto x = r.input("x", {1, 2, 1, 2}, {1, 3, 2, 6});
   auto y = r.builder.instanceNormalization(x, {.epsilon = 0});
@@ -110,7 +110,7 @@ TEST(InstanceNormalization, Nchw) {
   expectNear(r.run(y), {-1, 1, -1, 1});
 }
 
-TEST(InstanceNormalization, NhwcWithScaleAndBias) {
+WEBNN_BACKEND_TEST(InstanceNormalization, NhwcWithScaleAndBias) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 6});
   auto scale = r.constant({2}, {2, 3});
@@ -120,7 +120,7 @@ TEST(InstanceNormalization, NhwcWithScaleAndBias) {
   expectNear(r.run(y), {8, 17, 12, 23});
 }
 
-TEST(InstanceNormalization, BatchesAreIndependentAndEpsilonCounts) {
+WEBNN_BACKEND_TEST(InstanceNormalization, BatchesAreIndependentAndEpsilonCounts) {
   Runner r;
   auto x = r.input("x", {2, 1, 1, 2}, {1, 3, 10, 30});
   auto y = r.builder.instanceNormalization(x, {.epsilon = 3});
@@ -129,7 +129,7 @@ TEST(InstanceNormalization, BatchesAreIndependentAndEpsilonCounts) {
   expectNear(r.run(y), {-0.5, 0.5, -10 / d, 10 / d});
 }
 
-TEST(InstanceNormalization, Float16) {
+WEBNN_BACKEND_TEST(InstanceNormalization, Float16) {
   Runner r;
   auto x = r.input("x", {1, 2, 1, 2}, {1, 3, 2, 6}, F16);
   auto y = r.builder.instanceNormalization(x, {.epsilon = 0});
@@ -137,7 +137,7 @@ TEST(InstanceNormalization, Float16) {
   expectNear(r.run(y), {-1, 1, -1, 1}, 1e-3f);
 }
 
-TEST(InstanceNormalization, Errors) {
+WEBNN_BACKEND_TEST(InstanceNormalization, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor input;
@@ -170,7 +170,7 @@ TEST(InstanceNormalization, Errors) {
   }
 }
 
-TEST(LayerNormalization, DefaultAxesAreAllButTheFirst) {
+WEBNN_BACKEND_TEST(LayerNormalization, DefaultAxesAreAllButTheFirst) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 3, 2, 6});
   auto y = r.builder.layerNormalization(x, {.epsilon = 0});
@@ -180,7 +180,7 @@ TEST(LayerNormalization, DefaultAxesAreAllButTheFirst) {
   expectNear(r3.run(r3.builder.layerNormalization(x3, {.epsilon = 0})), {-1, 1, -1, 1});
 }
 
-TEST(LayerNormalization, ExplicitAxes) {
+WEBNN_BACKEND_TEST(LayerNormalization, ExplicitAxes) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 3, 2, 6});
   // Over axis 0: columns [1, 2] and [3, 6].
@@ -188,7 +188,7 @@ TEST(LayerNormalization, ExplicitAxes) {
              {-1, -1, 1, 1});
 }
 
-TEST(LayerNormalization, ScaleAndBiasFollowAxesOrder) {
+WEBNN_BACKEND_TEST(LayerNormalization, ScaleAndBiasFollowAxesOrder) {
   // Input [1, 2, 2]; axes [2, 1] -> scale/bias shape [2 (axis 2), 2 (axis 1)].
   // x = [[1, 1], [3, 3]] (h, w): over all 4 values mean 2, variance 1.
   Runner r;
@@ -202,7 +202,7 @@ TEST(LayerNormalization, ScaleAndBiasFollowAxesOrder) {
   expectNear(r.run(y), {-1, 17, 12, 34});
 }
 
-TEST(LayerNormalization, EmptyAxesAndScalars) {
+WEBNN_BACKEND_TEST(LayerNormalization, EmptyAxesAndScalars) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 3, 2, 6});
   auto bias = r.constant({}, {0.5});
@@ -215,7 +215,7 @@ TEST(LayerNormalization, EmptyAxesAndScalars) {
   expectNear(r0.run(y), {0});
 }
 
-TEST(LayerNormalization, Float16) {
+WEBNN_BACKEND_TEST(LayerNormalization, Float16) {
   Runner r;
   auto x = r.input("x", {2, 2}, {1, 3, 2, 6}, F16);
   auto scale = r.constant({2}, {2, 3}, F16);
@@ -224,7 +224,7 @@ TEST(LayerNormalization, Float16) {
   expectNear(r.run(y), {-2, 3, -2, 3}, 1e-3f);
 }
 
-TEST(LayerNormalization, Errors) {
+WEBNN_BACKEND_TEST(LayerNormalization, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor input;

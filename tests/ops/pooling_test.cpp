@@ -37,14 +37,14 @@ constexpr PoolMethod kAverage = &MLGraphBuilder::averagePool2d;
 constexpr PoolMethod kL2 = &MLGraphBuilder::l2Pool2d;
 constexpr PoolMethod kMax = &MLGraphBuilder::maxPool2d;
 
-TEST(Pool2d, DefaultWindowIsTheWholeSpatialExtent) {
+WEBNN_BACKEND_TEST(Pool2d, DefaultWindowIsTheWholeSpatialExtent) {
   expectNear(pool(kAverage, {1, 1, 4, 4}, iota(16, 1), {}, {1, 1, 1, 1}), {8.5});
   expectNear(pool(kMax, {1, 1, 4, 4}, iota(16, 1), {}, {1, 1, 1, 1}), {16});
   expectNear(pool(kL2, {1, 1, 1, 2}, {3, -4}, {}, {1, 1, 1, 1}), {5});
   expectNear(pool(kAverage, {1, 2, 1, 2}, {1, 2, -3, -5}, {}, {1, 2, 1, 1}), {1.5, -4});
 }
 
-TEST(Pool2d, WindowAndStrides) {
+WEBNN_BACKEND_TEST(Pool2d, WindowAndStrides) {
   const MLPool2dOptions options{.windowDimensions = {{2, 2}}, .strides = {2, 2}};
   expectNear(pool(kAverage, {1, 1, 4, 4}, iota(16, 1), options, {1, 1, 2, 2}),
              {3.5, 5.5, 11.5, 13.5});
@@ -54,7 +54,7 @@ TEST(Pool2d, WindowAndStrides) {
               std::sqrt(81.f + 100 + 169 + 196), std::sqrt(121.f + 144 + 225 + 256)});
 }
 
-TEST(Pool2d, PaddingIsLeftOutOfTheAverage) {
+WEBNN_BACKEND_TEST(Pool2d, PaddingIsLeftOutOfTheAverage) {
   const MLPool2dOptions options{.windowDimensions = {{2, 2}}, .padding = {1, 1, 1, 1}};
   expectNear(pool(kAverage, {1, 1, 2, 2}, {1, 2, 3, 4}, options, {1, 1, 3, 3}),
              {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4});
@@ -64,13 +64,13 @@ TEST(Pool2d, PaddingIsLeftOutOfTheAverage) {
              {1, std::sqrt(5.f), 2, std::sqrt(10.f), std::sqrt(30.f), std::sqrt(20.f), 3, 5, 4});
 }
 
-TEST(Pool2d, Dilations) {
+WEBNN_BACKEND_TEST(Pool2d, Dilations) {
   const MLPool2dOptions options{.windowDimensions = {{3, 3}}, .dilations = {2, 2}};
   expectNear(pool(kMax, {1, 1, 5, 5}, iota(25), options, {1, 1, 1, 1}), {24});
   expectNear(pool(kAverage, {1, 1, 5, 5}, iota(25), options, {1, 1, 1, 1}), {12});
 }
 
-TEST(Pool2d, CeilRoundingAndOutputSizes) {
+WEBNN_BACKEND_TEST(Pool2d, CeilRoundingAndOutputSizes) {
   const MLPool2dOptions floorOptions{.windowDimensions = {{3, 3}}, .strides = {2, 2}};
   MLPool2dOptions ceilOptions = floorOptions;
   ceilOptions.roundingType = MLRoundingType::Ceil;
@@ -87,7 +87,7 @@ TEST(Pool2d, CeilRoundingAndOutputSizes) {
   expectNear(pool(kMax, {1, 1, 4, 4}, iota(16, 1), sized, {1, 1, 1, 1}), {11});
 }
 
-TEST(Pool2d, NhwcLayout) {
+WEBNN_BACKEND_TEST(Pool2d, NhwcLayout) {
   const std::vector<float> data = {1, 10, 2, 20, 3, 30, 4, 40};  // c0 = 1..4, c1 = 10..40
   const MLPool2dOptions options{.layout = MLInputOperandLayout::Nhwc};
   expectNear(pool(kMax, {1, 2, 2, 2}, data, options, {1, 1, 1, 2}), {4, 40});
@@ -96,7 +96,7 @@ TEST(Pool2d, NhwcLayout) {
   expectNear(pool(kMax, {1, 2, 2, 2}, data, windowed, {1, 2, 1, 2}), {2, 20, 4, 40});
 }
 
-TEST(Pool2d, Float16) {
+WEBNN_BACKEND_TEST(Pool2d, Float16) {
   const MLPool2dOptions options{.windowDimensions = {{2, 2}}, .strides = {2, 2}};
   expectNear(pool(kAverage, {1, 1, 4, 4}, iota(16, 1), options, {1, 1, 2, 2}, F16),
              {3.5, 5.5, 11.5, 13.5}, 1e-3f);
@@ -104,7 +104,7 @@ TEST(Pool2d, Float16) {
   expectNear(pool(kL2, {1, 1, 1, 2}, {3, 4}, {}, {1, 1, 1, 1}, F16), {5}, 1e-3f);
 }
 
-TEST(Pool2d, ShapeInference) {
+WEBNN_BACKEND_TEST(Pool2d, ShapeInference) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 112, 112, 64}});
@@ -120,7 +120,7 @@ TEST(Pool2d, ShapeInference) {
   EXPECT_EQ(builder.l2Pool2d(x2, ceil).shape(), (std::vector<uint32_t>{1, 2, 3, 3}));
 }
 
-TEST(Pool2d, Errors) {
+WEBNN_BACKEND_TEST(Pool2d, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor input;

@@ -42,7 +42,7 @@ using Shape = std::vector<uint32_t>;
 using F = std::vector<float>;
 const float kScale = 1.1202747821807861f;
 
-TEST(QuantizeLinear, ScalarInt8) {
+WEBNN_BACKEND_TEST(QuantizeLinear, ScalarInt8) {
   Graph g;
   auto x = g.input("x", {T::Float32, {}}, F{10.794857501983643f});
   auto s = g.input("s", {T::Float32, {}}, F{kScale});
@@ -53,7 +53,7 @@ TEST(QuantizeLinear, ScalarInt8) {
   EXPECT_EQ(g.runAs<int8_t>(out), (std::vector<int8_t>{11}));  // round(9.64) + 1
 }
 
-TEST(QuantizeLinear, PerElementUint8WithNegativeScale) {
+WEBNN_BACKEND_TEST(QuantizeLinear, PerElementUint8WithNegativeScale) {
   Graph g;
   auto x =
       g.input("x", {T::Float32, {4}},
@@ -66,7 +66,7 @@ TEST(QuantizeLinear, PerElementUint8WithNegativeScale) {
             (std::vector<uint8_t>{128, 111, 126, 133}));
 }
 
-TEST(QuantizeLinear, RoundsHalfToEven) {
+WEBNN_BACKEND_TEST(QuantizeLinear, RoundsHalfToEven) {
   Graph g;
   auto x = g.input("x", {T::Float32, {6}}, F{0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f});
   auto s = g.input("s", {T::Float32, {1}}, F{1});
@@ -75,7 +75,7 @@ TEST(QuantizeLinear, RoundsHalfToEven) {
             (std::vector<int8_t>{0, 2, 2, 0, -2, -2}));
 }
 
-TEST(QuantizeLinear, SaturatesToTheOutputType) {
+WEBNN_BACKEND_TEST(QuantizeLinear, SaturatesToTheOutputType) {
   {
     Graph g;
     auto x = g.input("x", {T::Float32, {3}}, F{-10, 1000, 100});
@@ -101,7 +101,7 @@ TEST(QuantizeLinear, SaturatesToTheOutputType) {
   }
 }
 
-TEST(QuantizeLinear, BlockwiseScaleAndZeroPoint) {
+WEBNN_BACKEND_TEST(QuantizeLinear, BlockwiseScaleAndZeroPoint) {
   // input [4, 4] = 0..15, scale [2, 2] = [[1, 2], [4, 8]]: blocks of 2 x 2.
   Graph g;
   F values(16);
@@ -117,7 +117,7 @@ TEST(QuantizeLinear, BlockwiseScaleAndZeroPoint) {
                                                          3, 3, 102, 102}));
 }
 
-TEST(QuantizeLinear, BlockAlongTheMiddleAxis) {
+WEBNN_BACKEND_TEST(QuantizeLinear, BlockAlongTheMiddleAxis) {
   // input [1, 4, 1], scale [1, 2, 1]: block size [1, 2, 1].
   Graph g;
   auto x =
@@ -129,7 +129,7 @@ TEST(QuantizeLinear, BlockAlongTheMiddleAxis) {
             (std::vector<uint8_t>{119, 111, 187, 188}));
 }
 
-TEST(QuantizeLinear, Float16InputAndScale) {
+WEBNN_BACKEND_TEST(QuantizeLinear, Float16InputAndScale) {
   Graph g;
   auto x = g.input("x", {T::Float16, {3}}, halves({1, 2.5f, -3}));
   auto s = g.input("s", {T::Float16, {1}}, halves({0.5f}));
@@ -137,7 +137,7 @@ TEST(QuantizeLinear, Float16InputAndScale) {
   EXPECT_EQ(g.runAs<uint8_t>(g.builder.quantizeLinear(x, s, z)), (std::vector<uint8_t>{12, 15, 4}));
 }
 
-TEST(QuantizeLinear, Int4) {
+WEBNN_BACKEND_TEST(QuantizeLinear, Int4) {
   Graph g;
   auto x = g.input("x", {T::Float32, {5}}, F{4.794857501983643f, 3.23434354545f, 100, -100, 0});
   auto s = g.input("s", {T::Float32, {1}}, F{kScale});
@@ -150,7 +150,7 @@ TEST(QuantizeLinear, Int4) {
   EXPECT_EQ(unpackNibbles(bytes, 5, true), (std::vector<int>{-2, -3, 7, -8, -6}));
 }
 
-TEST(QuantizeLinear, Int4FollowsTheSpecWhereWptDiffers) {
+WEBNN_BACKEND_TEST(QuantizeLinear, Int4FollowsTheSpecWhereWptDiffers) {
   // WPT "int4 zeroPoint which has odd size" expects -1; the formula gives round(4.28) - 4 = 0.
   Graph g;
   auto x = g.input("x", {T::Float32, {}}, F{4.794857501983643f});
@@ -160,7 +160,7 @@ TEST(QuantizeLinear, Int4FollowsTheSpecWhereWptDiffers) {
             (std::vector<int>{0}));
 }
 
-TEST(QuantizeLinear, Uint4SaturatesAt15) {
+WEBNN_BACKEND_TEST(QuantizeLinear, Uint4SaturatesAt15) {
   // WPT "uint4 zeroPoint which has odd size" expects 16 (not a uint4) and 13 for round(1.60) + 12.
   Graph g;
   auto x =
@@ -172,7 +172,7 @@ TEST(QuantizeLinear, Uint4SaturatesAt15) {
             (std::vector<int>{15, 14, 14, 12, 15}));
 }
 
-TEST(QuantizeLinear, Uint4Blockwise) {
+WEBNN_BACKEND_TEST(QuantizeLinear, Uint4Blockwise) {
   Graph g;
   auto x = g.input("x", {T::Float32, {6}},
                    F{4.794857501983643f, 3.23434354545f, 1.794857501983643f, 2.23434354545f,
@@ -183,7 +183,7 @@ TEST(QuantizeLinear, Uint4Blockwise) {
             (std::vector<int>{5, 4, 3, 7, 9, 8}));
 }
 
-TEST(DequantizeLinear, ScalarInt8) {
+WEBNN_BACKEND_TEST(DequantizeLinear, ScalarInt8) {
   Graph g;
   auto x = g.input("x", {T::Int8, {}}, std::vector<int8_t>{123});
   auto s = g.input("s", {T::Float32, {}}, F{kScale});
@@ -194,7 +194,7 @@ TEST(DequantizeLinear, ScalarInt8) {
   expectFloats(g.runAs<float>(out), {134.43296813964844});
 }
 
-TEST(DequantizeLinear, PerElementUint8) {
+WEBNN_BACKEND_TEST(DequantizeLinear, PerElementUint8) {
   Graph g;
   auto x = g.input("x", {T::Uint8, {4}}, std::vector<uint8_t>{12, 24, 35, 123});
   auto s = g.input("s", {T::Float32, {4}},
@@ -204,7 +204,7 @@ TEST(DequantizeLinear, PerElementUint8) {
                {-1083.798828125, -29.127147674560547, 429.388916015625, -5.601373672485352});
 }
 
-TEST(DequantizeLinear, BlockwiseInt8) {
+WEBNN_BACKEND_TEST(DequantizeLinear, BlockwiseInt8) {
   // input [6, 4], scale and zeroPoint [2, 2]: blocks of 3 x 2.
   Graph g;
   auto x = g.input("x", {T::Int8, {6, 4}},
@@ -240,7 +240,7 @@ TEST(DequantizeLinear, BlockwiseInt8) {
                                                                      86.81004333496094});
 }
 
-TEST(DequantizeLinear, BlockwiseOverThreeDimensions) {
+WEBNN_BACKEND_TEST(DequantizeLinear, BlockwiseOverThreeDimensions) {
   // input [2, 3, 2] = 0..11, scale [2, 1, 2]: block size [1, 3, 1].
   Graph g;
   std::vector<uint8_t> values(12);
@@ -252,7 +252,7 @@ TEST(DequantizeLinear, BlockwiseOverThreeDimensions) {
             (F{0, 10, 2, 30, 4, 50, 600, 7000, 800, 9000, 1000, 11000}));
 }
 
-TEST(DequantizeLinear, Int4AndUint4) {
+WEBNN_BACKEND_TEST(DequantizeLinear, Int4AndUint4) {
   {
     Graph g;
     auto x = g.input("x", {T::Int4, {3}}, nibbles({-8, -3, 7}));
@@ -271,7 +271,7 @@ TEST(DequantizeLinear, Int4AndUint4) {
   }
 }
 
-TEST(DequantizeLinear, Int32AndUint32AreExact) {
+WEBNN_BACKEND_TEST(DequantizeLinear, Int32AndUint32AreExact) {
   {
     Graph g;
     auto x = g.input("x", {T::Int32, {2}}, std::vector<int32_t>{12345, 23946213});
@@ -289,7 +289,7 @@ TEST(DequantizeLinear, Int32AndUint32AreExact) {
   }
 }
 
-TEST(DequantizeLinear, Float16Scale) {
+WEBNN_BACKEND_TEST(DequantizeLinear, Float16Scale) {
   Graph g;
   auto x = g.input("x", {T::Int8, {3}}, std::vector<int8_t>{10, -10, 127});
   auto s = g.input("s", {T::Float16, {1}}, halves({0.5f}));
@@ -300,7 +300,7 @@ TEST(DequantizeLinear, Float16Scale) {
             (std::vector<uint16_t>{floatToHalf(69), floatToHalf(59), floatToHalf(127.5f)}));
 }
 
-TEST(DequantizeLinear, RoundTripsQuantizeLinear) {
+WEBNN_BACKEND_TEST(DequantizeLinear, RoundTripsQuantizeLinear) {
   Graph g;
   auto x = g.input("x", {T::Float32, {4}}, F{-1, -0.25f, 0.5f, 1});
   auto s = g.builder.constant({T::Float32, {1}}, testing::bytesOf(F{0.25f}));
@@ -319,7 +319,7 @@ struct Builder {
   int count = 0;
 };
 
-TEST(QuantizationErrors, ScaleAndZeroPointMayNotOutrankTheInput) {
+WEBNN_BACKEND_TEST(QuantizationErrors, ScaleAndZeroPointMayNotOutrankTheInput) {
   Builder b;
   auto x = b.in(T::Float32, {4});
   auto s = b.in(T::Float32, {1, 4});
@@ -331,7 +331,7 @@ TEST(QuantizationErrors, ScaleAndZeroPointMayNotOutrankTheInput) {
               {"dequantizeLinear", "rank"});
 }
 
-TEST(Quantization, LowerRankScaleReadsAsLeadingOnes) {
+WEBNN_BACKEND_TEST(Quantization, LowerRankScaleReadsAsLeadingOnes) {
   // scale [2] on input [2, 2] is scale [1, 2]: per-column quantization.
   Builder b;
   auto x = b.in(T::Float32, {2, 2});
@@ -350,7 +350,7 @@ TEST(Quantization, LowerRankScaleReadsAsLeadingOnes) {
   EXPECT_EQ(testing::readAs<int8_t>(b.context, out), (std::vector<int8_t>{1, 3, 2, 5}));
 }
 
-TEST(QuantizationErrors, ScaleAndZeroPointShareAShape) {
+WEBNN_BACKEND_TEST(QuantizationErrors, ScaleAndZeroPointShareAShape) {
   Builder b;
   auto x = b.in(T::Int8, {2, 4});
   auto s = b.in(T::Float32, {1, 2});
@@ -359,7 +359,7 @@ TEST(QuantizationErrors, ScaleAndZeroPointShareAShape) {
               {"dequantizeLinear", "scale [1, 2]", "zeroPoint [1, 4]", "same shape"});
 }
 
-TEST(QuantizationErrors, ScaleMustDivideTheInput) {
+WEBNN_BACKEND_TEST(QuantizationErrors, ScaleMustDivideTheInput) {
   Builder b;
   auto x = b.in(T::Float32, {3, 2, 5});
   auto s = b.in(T::Float32, {1, 1, 2});
@@ -373,7 +373,7 @@ TEST(QuantizationErrors, ScaleMustDivideTheInput) {
               {"quantizeLinear", "blockwise"});
 }
 
-TEST(QuantizationErrors, DataTypes) {
+WEBNN_BACKEND_TEST(QuantizationErrors, DataTypes) {
   Builder b;
   auto f32 = b.in(T::Float32, {2});
   auto f16 = b.in(T::Float16, {2});
@@ -399,7 +399,7 @@ TEST(QuantizationErrors, DataTypes) {
               {"dequantizeLinear", "scale", "int32"});
 }
 
-TEST(QuantizationErrors, EmptyOperand) {
+WEBNN_BACKEND_TEST(QuantizationErrors, EmptyOperand) {
   Builder b;
   auto x = b.in(T::Float32, {2});
   auto z = b.in(T::Uint8, {2});
@@ -407,8 +407,9 @@ TEST(QuantizationErrors, EmptyOperand) {
               {"quantizeLinear", "empty"});
 }
 
-TEST(QuantizationLimits, ReportedBySupportLimits) {
+WEBNN_BACKEND_TEST(QuantizationLimits, ReportedBySupportLimits) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context, "quantizeLinear", "dequantizeLinear");
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("quantizeLinear"));
   ASSERT_TRUE(limits.ops.count("dequantizeLinear"));

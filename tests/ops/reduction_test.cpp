@@ -31,7 +31,7 @@ MLReduceOptions axes(Shape values, bool keep = false) {
   return options;
 }
 
-TEST(ReductionReduce, EveryReductionOverAxis1) {
+WEBNN_BACKEND_TEST(ReductionReduce, EveryReductionOverAxis1) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, kX);
   auto& b = g.builder;
@@ -54,7 +54,7 @@ TEST(ReductionReduce, EveryReductionOverAxis1) {
   EXPECT_EQ(results["sumSquare"], raw(F32{14, 77}));
 }
 
-TEST(ReductionReduce, LogSumAndLogSumExp) {
+WEBNN_BACKEND_TEST(ReductionReduce, LogSumAndLogSumExp) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 2}}, F32{1, 2, 1000, 1000});
   auto logSum = g.builder.reduceLogSum(x, axes({1}));
@@ -66,7 +66,7 @@ TEST(ReductionReduce, LogSumAndLogSumExp) {
                                     static_cast<float>(1000 + std::log(2.0))}));
 }
 
-TEST(ReductionReduce, DefaultAxesReduceEverything) {
+WEBNN_BACKEND_TEST(ReductionReduce, DefaultAxesReduceEverything) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, kX);
   auto all = g.builder.reduceSum(x);
@@ -80,7 +80,7 @@ TEST(ReductionReduce, DefaultAxesReduceEverything) {
   EXPECT_EQ(results["kept"], raw(F32{5}));
 }
 
-TEST(ReductionReduce, EmptyAxesAppliesPerElement) {
+WEBNN_BACKEND_TEST(ReductionReduce, EmptyAxesAppliesPerElement) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, kX);
   auto y = g.builder.reduceL1(x, axes({}));
@@ -88,7 +88,7 @@ TEST(ReductionReduce, EmptyAxesAppliesPerElement) {
   EXPECT_EQ(g.runAs<float>(y), (F32{1, 2, 3, 4, 5, 6}));
 }
 
-TEST(ReductionReduce, ScalarInput) {
+WEBNN_BACKEND_TEST(ReductionReduce, ScalarInput) {
   Graph g;
   auto x = g.input("x", {T::Float32, {}}, F32{-2.5f});
   auto y = g.builder.reduceSumSquare(x);
@@ -96,7 +96,7 @@ TEST(ReductionReduce, ScalarInput) {
   EXPECT_EQ(g.runAs<float>(y), (F32{6.25f}));
 }
 
-TEST(ReductionReduce, KeepDimensionsAndAxisOrder) {
+WEBNN_BACKEND_TEST(ReductionReduce, KeepDimensionsAndAxisOrder) {
   Graph g;
   // [2, 3, 2]: x[a][b][c] = 6a + 2b + c.
   F32 data(12);
@@ -113,7 +113,7 @@ TEST(ReductionReduce, KeepDimensionsAndAxisOrder) {
   EXPECT_EQ(results["d"], raw(F32{6, 9, 24, 27}));
 }
 
-TEST(ReductionReduce, Float16RoundsOnce) {
+WEBNN_BACKEND_TEST(ReductionReduce, Float16RoundsOnce) {
   Graph g;
   // 2048 + 1 + 1 in float16 step by step would stay 2048; accumulated in double it is 2050.
   auto x = g.input("x", {T::Float16, {3}}, halves({2048, 1, 1}));
@@ -124,7 +124,7 @@ TEST(ReductionReduce, Float16RoundsOnce) {
   EXPECT_EQ(results["m"], raw(halves({2050.0f / 3.0f})));
 }
 
-TEST(ReductionReduce, IntegersAreExact) {
+WEBNN_BACKEND_TEST(ReductionReduce, IntegersAreExact) {
   Graph g;
   auto x = g.input("x", {T::Int32, {2, 2}}, I32{-7, 3, 2147483647, 1});
   auto sum = g.builder.reduceSum(x, axes({1}));
@@ -154,20 +154,20 @@ TEST(ReductionReduce, IntegersAreExact) {
   EXPECT_EQ(results["big"], raw(std::vector<int64_t>{9007199254740994LL}));
 }
 
-TEST(ReductionReduce, MinOnInt8) {
+WEBNN_BACKEND_TEST(ReductionReduce, MinOnInt8) {
   Graph g;
   auto x = g.input("x", {T::Int8, {4}}, std::vector<int8_t>{-128, 5, 127, 0});
   auto y = g.builder.reduceMin(x);
   EXPECT_EQ(g.runAs<int8_t>(y), (std::vector<int8_t>{-128}));
 }
 
-TEST(ReductionReduce, NaNPropagatesThroughMax) {
+WEBNN_BACKEND_TEST(ReductionReduce, NaNPropagatesThroughMax) {
   Graph g;
   auto x = g.input("x", {T::Float32, {3}}, F32{1, NAN, 2});
   EXPECT_TRUE(std::isnan(g.runAs<float>(g.builder.reduceMax(x))[0]));
 }
 
-TEST(ReductionReduce, Errors) {
+WEBNN_BACKEND_TEST(ReductionReduce, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   auto i = g.builder.input("i", {T::Int32, {2}});
@@ -189,7 +189,7 @@ TEST(ReductionReduce, Errors) {
 
 // ---- argMin / argMax ----
 
-TEST(ReductionArgMinMax, FirstIndexOnTies) {
+WEBNN_BACKEND_TEST(ReductionArgMinMax, FirstIndexOnTies) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 4}}, F32{1, 5, 5, 0, 3, 3, -1, -1});
   auto maxRows = g.builder.argMax(x, 1);
@@ -208,7 +208,7 @@ TEST(ReductionArgMinMax, FirstIndexOnTies) {
   EXPECT_EQ(results["maxCols"], raw(std::vector<int64_t>{1, 0, 0, 0}));
 }
 
-TEST(ReductionArgMinMax, IntegerAndFloat16Inputs) {
+WEBNN_BACKEND_TEST(ReductionArgMinMax, IntegerAndFloat16Inputs) {
   Graph g;
   auto x = g.input("x", {T::Uint32, {3}}, std::vector<uint32_t>{7, 4000000000u, 3});
   auto h = g.input("h", {T::Float16, {3}}, halves({0.5f, -2, -2}));
@@ -217,7 +217,7 @@ TEST(ReductionArgMinMax, IntegerAndFloat16Inputs) {
   EXPECT_EQ(results["h"], raw(I32{1}));
 }
 
-TEST(ReductionArgMinMax, Errors) {
+WEBNN_BACKEND_TEST(ReductionArgMinMax, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   auto s = g.builder.input("s", {T::Float32, {}});
@@ -232,7 +232,7 @@ TEST(ReductionArgMinMax, Errors) {
 
 // ---- cumulativeSum ----
 
-TEST(ReductionCumulativeSum, EveryDirection) {
+WEBNN_BACKEND_TEST(ReductionCumulativeSum, EveryDirection) {
   Graph g;
   auto x = g.input("x", {T::Float32, {4}}, F32{1, 2, 3, 4});
   auto& b = g.builder;
@@ -246,7 +246,7 @@ TEST(ReductionCumulativeSum, EveryDirection) {
   EXPECT_EQ(results["er"], raw(F32{9, 7, 4, 0}));
 }
 
-TEST(ReductionCumulativeSum, InnerAxisInt32AndFloat16) {
+WEBNN_BACKEND_TEST(ReductionCumulativeSum, InnerAxisInt32AndFloat16) {
   Graph g;
   auto x = g.input("x", {T::Int32, {2, 3}}, I32{1, 2, 3, 4, 5, 6});
   auto y = g.builder.cumulativeSum(x, 0);
@@ -259,7 +259,7 @@ TEST(ReductionCumulativeSum, InnerAxisInt32AndFloat16) {
   EXPECT_EQ(results["w"], raw(halves({0.5f, 0.75f, -0.25f})));
 }
 
-TEST(ReductionCumulativeSum, Errors) {
+WEBNN_BACKEND_TEST(ReductionCumulativeSum, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   auto s = g.builder.input("s", {T::Float32, {}});
@@ -271,8 +271,9 @@ TEST(ReductionCumulativeSum, Errors) {
   expectError([&] { g.builder.cumulativeSum(s, 0); }, K::TypeError, {"cumulativeSum", "rank"});
 }
 
-TEST(Reduction, AppearInOpSupportLimits) {
+WEBNN_BACKEND_TEST(Reduction, AppearInOpSupportLimits) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context);
   auto limits = context.opSupportLimits();
   for (const char* op : {"reduceL1", "reduceL2", "reduceLogSum", "reduceLogSumExp", "reduceMax",
                          "reduceMean", "reduceMin", "reduceProduct", "reduceSum", "reduceSumSquare",

@@ -19,7 +19,7 @@ using testing::expectNear;
 using testing::iota;
 using testing::Runner;
 
-TEST(Resample2d, DefaultOptionsAreIdentity) {
+WEBNN_BACKEND_TEST(Resample2d, DefaultOptionsAreIdentity) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 3}, iota(6));
   auto y = r.builder.resample2d(x);
@@ -27,7 +27,7 @@ TEST(Resample2d, DefaultOptionsAreIdentity) {
   expectNear(r.run(y), iota(6));
 }
 
-TEST(Resample2d, NearestUpsampleByScales) {
+WEBNN_BACKEND_TEST(Resample2d, NearestUpsampleByScales) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
   auto y = r.builder.resample2d(x, {.scales = {{2, 2}}});
@@ -35,7 +35,7 @@ TEST(Resample2d, NearestUpsampleByScales) {
   expectNear(r.run(y), {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4});
 }
 
-TEST(Resample2d, NearestDownsample) {
+WEBNN_BACKEND_TEST(Resample2d, NearestDownsample) {
   // Half-pixel centers: destination 0 maps to source 0.5 -> 1, destination 1 to 2.5 -> 3.
   Runner r;
   auto x = r.input("x", {1, 1, 4, 4}, iota(16, 1));
@@ -44,7 +44,7 @@ TEST(Resample2d, NearestDownsample) {
   expectNear(r.run(y), {6, 8, 14, 16});
 }
 
-TEST(Resample2d, LinearUpsample) {
+WEBNN_BACKEND_TEST(Resample2d, LinearUpsample) {
   // Source coordinates -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped to 1).
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
@@ -53,7 +53,7 @@ TEST(Resample2d, LinearUpsample) {
                         3.75, 4});
 }
 
-TEST(Resample2d, LinearDownsample) {
+WEBNN_BACKEND_TEST(Resample2d, LinearDownsample) {
   // Scale 0.5: destination 0 -> source 0.5 (mean of 0 and 1), destination 1 -> 2.5.
   Runner r;
   auto x = r.input("x", {1, 1, 1, 4}, {0, 10, 20, 30});
@@ -62,7 +62,7 @@ TEST(Resample2d, LinearDownsample) {
   expectNear(r.run(y), {5, 25});
 }
 
-TEST(Resample2d, SizesOverrideScales) {
+WEBNN_BACKEND_TEST(Resample2d, SizesOverrideScales) {
   Runner r;
   auto x = r.input("x", {1, 1, 1, 2}, {1, 2});
   auto y = r.builder.resample2d(x, {.scales = {{0.5f, 0.5f}}, .sizes = {{2, 4}}});
@@ -70,7 +70,7 @@ TEST(Resample2d, SizesOverrideScales) {
   expectNear(r.run(y), {1, 1, 2, 2, 1, 1, 2, 2});
 }
 
-TEST(Resample2d, AxesOneAndTwo) {
+WEBNN_BACKEND_TEST(Resample2d, AxesOneAndTwo) {
   Runner r;
   auto x = r.input("x", {1, 2, 1, 2}, {1, 2, 3, 4});  // nhwc: h=2, w=1, c=2
   auto y = r.builder.resample2d(x, {.sizes = {{4, 2}}, .axes = {{1, 2}}});
@@ -78,7 +78,7 @@ TEST(Resample2d, AxesOneAndTwo) {
   expectNear(r.run(y), {1, 2, 1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4, 3, 4});
 }
 
-TEST(Resample2d, AxesInAnyOrder) {
+WEBNN_BACKEND_TEST(Resample2d, AxesInAnyOrder) {
   Runner r;
   auto x = r.input("x", {2, 1, 1, 1}, {1, 2});
   // sizes follow axes: axis 1 -> 2, axis 0 -> 4.
@@ -87,7 +87,7 @@ TEST(Resample2d, AxesInAnyOrder) {
   expectNear(r.run(y), {1, 1, 1.25, 1.25, 1.75, 1.75, 2, 2});
 }
 
-TEST(Resample2d, Float16) {
+WEBNN_BACKEND_TEST(Resample2d, Float16) {
   Runner r;
   auto x = r.input("x", {1, 1, 2, 2}, {1, 2, 3, 4}, F16);
   auto y = r.builder.resample2d(x, {.mode = MLInterpolationMode::Linear, .scales = {{2, 2}}});
@@ -96,7 +96,7 @@ TEST(Resample2d, Float16) {
                         3.75, 4}, 1e-3f);
 }
 
-TEST(Resample2d, ShapeInferenceFloorsScaledSizes) {
+WEBNN_BACKEND_TEST(Resample2d, ShapeInferenceFloorsScaledSizes) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {F32, {1, 3, 3, 5}});
@@ -104,7 +104,7 @@ TEST(Resample2d, ShapeInferenceFloorsScaledSizes) {
             (std::vector<uint32_t>{1, 3, 4, 2}));
 }
 
-TEST(Resample2d, Errors) {
+WEBNN_BACKEND_TEST(Resample2d, Errors) {
   struct Case {
     std::string name;
     MLOperandDescriptor input;

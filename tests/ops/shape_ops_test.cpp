@@ -29,7 +29,7 @@ F32 iota(size_t n) {
 
 // ---- reshape ----
 
-TEST(ShapeOpsReshape, KeepsDataInNewShape) {
+WEBNN_BACKEND_TEST(ShapeOpsReshape, KeepsDataInNewShape) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, iota(6));
   auto y = g.builder.reshape(x, {3, 1, 2});
@@ -37,7 +37,7 @@ TEST(ShapeOpsReshape, KeepsDataInNewShape) {
   EXPECT_EQ(g.runAs<float>(y), iota(6));
 }
 
-TEST(ShapeOpsReshape, ScalarToOneElementAndBack) {
+WEBNN_BACKEND_TEST(ShapeOpsReshape, ScalarToOneElementAndBack) {
   Graph g;
   auto x = g.input("x", {T::Int64, {}}, std::vector<int64_t>{-7});
   auto y = g.builder.reshape(g.builder.reshape(x, {1, 1}), {});
@@ -45,7 +45,7 @@ TEST(ShapeOpsReshape, ScalarToOneElementAndBack) {
   EXPECT_EQ(g.runAs<int64_t>(y), (std::vector<int64_t>{-7}));
 }
 
-TEST(ShapeOpsReshape, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsReshape, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   expectError([&] { g.builder.reshape(x, {4, 2}); }, K::TypeError, {"reshape", "newShape"});
@@ -64,7 +64,7 @@ TEST(ShapeOpsReshape, Errors) {
 
 // ---- transpose ----
 
-TEST(ShapeOpsTranspose, DefaultReversesAxes) {
+WEBNN_BACKEND_TEST(ShapeOpsTranspose, DefaultReversesAxes) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, iota(6));
   auto y = g.builder.transpose(x);
@@ -72,7 +72,7 @@ TEST(ShapeOpsTranspose, DefaultReversesAxes) {
   EXPECT_EQ(g.runAs<float>(y), (F32{0, 3, 1, 4, 2, 5}));
 }
 
-TEST(ShapeOpsTranspose, PermutationOnRank3Float16) {
+WEBNN_BACKEND_TEST(ShapeOpsTranspose, PermutationOnRank3Float16) {
   Graph g;
   // x[a][b][c] = 100a + 10b + c, shape [2, 2, 3]; permutation [1, 2, 0] -> [2, 3, 2].
   F32 data;
@@ -89,7 +89,7 @@ TEST(ShapeOpsTranspose, PermutationOnRank3Float16) {
   EXPECT_EQ(g.runAs<uint16_t>(y), halves(expected));
 }
 
-TEST(ShapeOpsTranspose, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsTranspose, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   expectError(
@@ -111,7 +111,7 @@ TEST(ShapeOpsTranspose, Errors) {
 
 // ---- concat ----
 
-TEST(ShapeOpsConcat, AlongMiddleAxis) {
+WEBNN_BACKEND_TEST(ShapeOpsConcat, AlongMiddleAxis) {
   Graph g;
   auto a = g.input("a", {T::Float32, {2, 1, 2}}, F32{1, 2, 3, 4});
   auto b = g.input("b", {T::Float32, {2, 2, 2}}, F32{5, 6, 7, 8, 9, 10, 11, 12});
@@ -120,7 +120,7 @@ TEST(ShapeOpsConcat, AlongMiddleAxis) {
   EXPECT_EQ(g.runAs<float>(y), (F32{1, 2, 5, 6, 7, 8, 3, 4, 9, 10, 11, 12}));
 }
 
-TEST(ShapeOpsConcat, Int4AndSingleInput) {
+WEBNN_BACKEND_TEST(ShapeOpsConcat, Int4AndSingleInput) {
   Graph g;
   auto a = g.input("a", {T::Int4, {3}}, nibbles({-8, 7, 1}));
   auto b = g.input("b", {T::Int4, {2}}, nibbles({-1, 2}));
@@ -130,7 +130,7 @@ TEST(ShapeOpsConcat, Int4AndSingleInput) {
   EXPECT_EQ(bytes, nibbles({-8, 7, 1, -1, 2, -8, 7, 1}));
 }
 
-TEST(ShapeOpsConcat, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsConcat, Errors) {
   Graph g;
   auto a = g.builder.input("a", {T::Float32, {2, 3}});
   auto b = g.builder.input("b", {T::Float32, {3, 3}});
@@ -146,7 +146,7 @@ TEST(ShapeOpsConcat, Errors) {
 
 // ---- split ----
 
-TEST(ShapeOpsSplit, EvenCountAndSizes) {
+WEBNN_BACKEND_TEST(ShapeOpsSplit, EvenCountAndSizes) {
   Graph g;
   auto x = g.input("x", {T::Int32, {2, 4}}, std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 7});
   auto even = g.builder.split(x, 2, MLSplitOptions{{}, 1});
@@ -162,7 +162,7 @@ TEST(ShapeOpsSplit, EvenCountAndSizes) {
   EXPECT_EQ(results["s1"], raw(std::vector<int32_t>{1, 2, 3, 5, 6, 7}));
 }
 
-TEST(ShapeOpsSplit, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsSplit, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 6}});
   expectError(
@@ -190,7 +190,7 @@ TEST(ShapeOpsSplit, Errors) {
 
 // ---- slice ----
 
-TEST(ShapeOpsSlice, StartsSizesAndStrides) {
+WEBNN_BACKEND_TEST(ShapeOpsSlice, StartsSizesAndStrides) {
   Graph g;
   auto x = g.input("x", {T::Float32, {3, 4}}, iota(12));
   auto plain = g.builder.slice(x, {1, 1}, {2, 2});
@@ -202,14 +202,14 @@ TEST(ShapeOpsSlice, StartsSizesAndStrides) {
   EXPECT_EQ(results["s"], raw(F32{1, 3, 9, 11}));
 }
 
-TEST(ShapeOpsSlice, Uint4) {
+WEBNN_BACKEND_TEST(ShapeOpsSlice, Uint4) {
   Graph g;
   auto x = g.input("x", {T::Uint4, {5}}, nibbles({1, 2, 3, 4, 15}));
   auto y = g.builder.slice(x, {1}, {4});
   EXPECT_EQ(g.runAll({{"out", y}}).at("out"), nibbles({2, 3, 4, 15}));
 }
 
-TEST(ShapeOpsSlice, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsSlice, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {3, 4}});
   expectError([&] { g.builder.slice(x, {0}, {1, 1}); }, K::TypeError, {"slice", "starts"});
@@ -230,7 +230,7 @@ TEST(ShapeOpsSlice, Errors) {
 
 // ---- expand ----
 
-TEST(ShapeOpsExpand, BroadcastsToNewShape) {
+WEBNN_BACKEND_TEST(ShapeOpsExpand, BroadcastsToNewShape) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 1}}, F32{1, 2});
   auto y = g.builder.expand(x, {2, 2, 3});
@@ -238,14 +238,14 @@ TEST(ShapeOpsExpand, BroadcastsToNewShape) {
   EXPECT_EQ(g.runAs<float>(y), (F32{1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2}));
 }
 
-TEST(ShapeOpsExpand, ScalarUint8) {
+WEBNN_BACKEND_TEST(ShapeOpsExpand, ScalarUint8) {
   Graph g;
   auto x = g.input("x", {T::Uint8, {}}, std::vector<uint8_t>{9});
   auto y = g.builder.expand(x, {3});
   EXPECT_EQ(g.runAs<uint8_t>(y), (std::vector<uint8_t>{9, 9, 9}));
 }
 
-TEST(ShapeOpsExpand, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsExpand, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   expectError([&] { g.builder.expand(x, {3, 3}); }, K::TypeError, {"expand", "broadcastable"});
@@ -255,7 +255,7 @@ TEST(ShapeOpsExpand, Errors) {
 
 // ---- pad ----
 
-TEST(ShapeOpsPad, EveryMode) {
+WEBNN_BACKEND_TEST(ShapeOpsPad, EveryMode) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, F32{1, 2, 3, 4, 5, 6});
   const Shape begin{1, 2};
@@ -285,7 +285,7 @@ TEST(ShapeOpsPad, EveryMode) {
                                   5, 4, 4, 5, 6, 6, 5}));
 }
 
-TEST(ShapeOpsPad, ValueIsCastToTheInputType) {
+WEBNN_BACKEND_TEST(ShapeOpsPad, ValueIsCastToTheInputType) {
   Graph g;
   auto x = g.input("x", {T::Int8, {2}}, std::vector<int8_t>{-1, 1});
   auto y = g.builder.pad(x, {1}, {1}, MLPadOptions{{}, MLPaddingMode::Constant, 300.7});
@@ -296,7 +296,7 @@ TEST(ShapeOpsPad, ValueIsCastToTheInputType) {
   EXPECT_EQ(h.runAs<uint16_t>(z), halves({-0.25f, -0.25f, 1.5f}));
 }
 
-TEST(ShapeOpsPad, Int64ValueBeyondDoublePrecisionIsExact) {
+WEBNN_BACKEND_TEST(ShapeOpsPad, Int64ValueBeyondDoublePrecisionIsExact) {
   Graph g;
   const int64_t value = (int64_t{1} << 62) + 1;  // not a double
   auto x = g.input("x", {T::Int64, {1}}, std::vector<int64_t>{5});
@@ -304,7 +304,7 @@ TEST(ShapeOpsPad, Int64ValueBeyondDoublePrecisionIsExact) {
   EXPECT_EQ(g.runAs<int64_t>(y), (std::vector<int64_t>{value, 5, value}));
 }
 
-TEST(ShapeOpsPad, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsPad, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   auto s = g.builder.input("s", {T::Float32, {}});
@@ -327,7 +327,7 @@ TEST(ShapeOpsPad, Errors) {
 
 // ---- tile ----
 
-TEST(ShapeOpsTile, RepeatsEveryAxis) {
+WEBNN_BACKEND_TEST(ShapeOpsTile, RepeatsEveryAxis) {
   Graph g;
   auto x = g.input("x", {T::Uint32, {2, 2}}, std::vector<uint32_t>{1, 2, 3, 4});
   auto y = g.builder.tile(x, {2, 3});
@@ -336,7 +336,7 @@ TEST(ShapeOpsTile, RepeatsEveryAxis) {
                                                          1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4}));
 }
 
-TEST(ShapeOpsTile, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsTile, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 2}});
   expectError([&] { g.builder.tile(x, {2}); }, K::TypeError, {"tile", "repetitions"});
@@ -346,7 +346,7 @@ TEST(ShapeOpsTile, Errors) {
 
 // ---- reverse ----
 
-TEST(ShapeOpsReverse, DefaultAllAxesAndSelectedAxes) {
+WEBNN_BACKEND_TEST(ShapeOpsReverse, DefaultAllAxesAndSelectedAxes) {
   Graph g;
   auto x = g.input("x", {T::Float32, {2, 3}}, iota(6));
   auto all = g.builder.reverse(x);
@@ -358,7 +358,7 @@ TEST(ShapeOpsReverse, DefaultAllAxesAndSelectedAxes) {
   EXPECT_EQ(results["n"], raw(iota(6)));
 }
 
-TEST(ShapeOpsReverse, Errors) {
+WEBNN_BACKEND_TEST(ShapeOpsReverse, Errors) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {2, 3}});
   expectError(
@@ -375,7 +375,7 @@ TEST(ShapeOpsReverse, Errors) {
 
 // ---- triangular ----
 
-TEST(ShapeOpsTriangular, UpperLowerAndDiagonals) {
+WEBNN_BACKEND_TEST(ShapeOpsTriangular, UpperLowerAndDiagonals) {
   Graph g;
   auto x = g.input("x", {T::Float32, {3, 3}}, F32{1, 2, 3, 4, 5, 6, 7, 8, 9});
   auto upper = g.builder.triangular(x);
@@ -389,14 +389,14 @@ TEST(ShapeOpsTriangular, UpperLowerAndDiagonals) {
   EXPECT_EQ(results["l1"], raw(F32{0, 0, 0, 4, 0, 0, 7, 8, 0}));
 }
 
-TEST(ShapeOpsTriangular, BatchedInt64) {
+WEBNN_BACKEND_TEST(ShapeOpsTriangular, BatchedInt64) {
   Graph g;
   auto x = g.input("x", {T::Int64, {2, 2, 2}}, std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8});
   auto y = g.builder.triangular(x, MLTriangularOptions{{}, false, 0});
   EXPECT_EQ(g.runAs<int64_t>(y), (std::vector<int64_t>{1, 0, 3, 4, 5, 0, 7, 8}));
 }
 
-TEST(ShapeOpsTriangular, NeedsRank2) {
+WEBNN_BACKEND_TEST(ShapeOpsTriangular, NeedsRank2) {
   Graph g;
   auto x = g.builder.input("x", {T::Float32, {3}});
   expectError(
@@ -406,8 +406,9 @@ TEST(ShapeOpsTriangular, NeedsRank2) {
       K::TypeError, {"triangular 'tri'", "rank"});
 }
 
-TEST(ShapeOps, AppearInOpSupportLimits) {
+WEBNN_BACKEND_TEST(ShapeOps, AppearInOpSupportLimits) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context);
   auto limits = context.opSupportLimits();
   for (const char* op : {"reshape", "transpose", "concat", "split", "slice", "expand", "pad",
                          "tile", "reverse", "triangular"}) {

@@ -22,7 +22,7 @@ using testing::raw;
 using U8 = std::vector<uint8_t>;
 using Shape = std::vector<uint32_t>;
 
-TEST(Where, SameShapes) {
+WEBNN_BACKEND_TEST(Where, SameShapes) {
   Graph g;
   auto c = g.input("c", {T::Uint8, {4}}, U8{1, 0, 2, 0});
   auto t = g.input("t", {T::Float32, {4}}, std::vector<float>{1, 2, 3, 4});
@@ -33,7 +33,7 @@ TEST(Where, SameShapes) {
   EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{1, -2, 3, -4}));
 }
 
-TEST(Where, ThreeWayBroadcasting) {
+WEBNN_BACKEND_TEST(Where, ThreeWayBroadcasting) {
   // condition [2, 1, 1], trueValue [3], falseValue [1, 2, 1] -> [2, 2, 3]
   Graph g;
   auto c = g.input("c", {T::Uint8, {2, 1, 1}}, U8{1, 0});
@@ -45,7 +45,7 @@ TEST(Where, ThreeWayBroadcasting) {
             (std::vector<int32_t>{1, 2, 3, 1, 2, 3, -7, -7, -7, -8, -8, -8}));
 }
 
-TEST(Where, ConditionLargerThanValues) {
+WEBNN_BACKEND_TEST(Where, ConditionLargerThanValues) {
   Graph g;
   auto c = g.input("c", {T::Uint8, {2, 3}}, U8{1, 0, 1, 0, 1, 0});
   auto t = g.input("t", {T::Float32, {}}, std::vector<float>{9});
@@ -55,7 +55,7 @@ TEST(Where, ConditionLargerThanValues) {
   EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{9, 2, 9, 1, 9, 3}));
 }
 
-TEST(Where, ScalarsOnly) {
+WEBNN_BACKEND_TEST(Where, ScalarsOnly) {
   Graph g;
   auto c = g.input("c", {T::Uint8, {}}, U8{0});
   auto t = g.input("t", {T::Int64, {}}, std::vector<int64_t>{std::numeric_limits<int64_t>::max()});
@@ -65,7 +65,7 @@ TEST(Where, ScalarsOnly) {
   EXPECT_EQ(g.runAs<int64_t>(out), (std::vector<int64_t>{std::numeric_limits<int64_t>::min()}));
 }
 
-TEST(Where, Float16AndSmallIntegers) {
+WEBNN_BACKEND_TEST(Where, Float16AndSmallIntegers) {
   {
     Graph g;
     auto c = g.input("c", {T::Uint8, {3}}, U8{0, 1, 255});
@@ -84,7 +84,7 @@ TEST(Where, Float16AndSmallIntegers) {
   }
 }
 
-TEST(Where, Int4ValuesStayPacked) {
+WEBNN_BACKEND_TEST(Where, Int4ValuesStayPacked) {
   Graph g;
   auto c = g.input("c", {T::Uint8, {3}}, U8{1, 0, 1});
   auto t = g.input("t", {T::Int4, {3}}, nibbles({-8, 7, -1}));
@@ -94,7 +94,7 @@ TEST(Where, Int4ValuesStayPacked) {
   EXPECT_EQ(bytes, nibbles({-8, 3, -1}));
 }
 
-TEST(Where, ConditionFromAComparison) {
+WEBNN_BACKEND_TEST(Where, ConditionFromAComparison) {
   // relu by where(greater(x, 0), x, 0).
   Graph g;
   auto x = g.input("x", {T::Float32, {4}}, std::vector<float>{-2, -0.5f, 0, 3});
@@ -103,7 +103,7 @@ TEST(Where, ConditionFromAComparison) {
   EXPECT_EQ(g.runAs<float>(out), (std::vector<float>{0, 0, 0, 3}));
 }
 
-TEST(WhereErrors, ConditionMustBeUint8) {
+WEBNN_BACKEND_TEST(WhereErrors, ConditionMustBeUint8) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Int8, {2}});
@@ -112,7 +112,7 @@ TEST(WhereErrors, ConditionMustBeUint8) {
               {"where 'w'", "condition", "int8", "uint8"});
 }
 
-TEST(WhereErrors, ValuesMustShareADataType) {
+WEBNN_BACKEND_TEST(WhereErrors, ValuesMustShareADataType) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Uint8, {2}});
@@ -122,7 +122,7 @@ TEST(WhereErrors, ValuesMustShareADataType) {
               {"where", "trueValue", "falseValue", "same data type"});
 }
 
-TEST(WhereErrors, ShapesMustBroadcast) {
+WEBNN_BACKEND_TEST(WhereErrors, ShapesMustBroadcast) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   auto c = builder.input("c", {T::Uint8, {2}});
@@ -136,7 +136,7 @@ TEST(WhereErrors, ShapesMustBroadcast) {
               {"where", "condition [4]", "[2, 3]", "broadcastable"});
 }
 
-TEST(WhereErrors, EmptyOrForeignOperands) {
+WEBNN_BACKEND_TEST(WhereErrors, EmptyOrForeignOperands) {
   MLContext context = testing::createTestContext();
   MLGraphBuilder builder(context);
   MLGraphBuilder other(context);
@@ -147,8 +147,9 @@ TEST(WhereErrors, EmptyOrForeignOperands) {
   expectError([&] { builder.where(c, t, foreign); }, K::TypeError, {"where", "another"});
 }
 
-TEST(WhereLimits, ReportedBySupportLimits) {
+WEBNN_BACKEND_TEST(WhereLimits, ReportedBySupportLimits) {
   MLContext context = testing::createTestContext();
+  WEBNN_REQUIRE_SPEC_LIMITS(context, "where");
   auto limits = context.opSupportLimits();
   ASSERT_TRUE(limits.ops.count("where"));
   EXPECT_TRUE(limits.ops["where"]["condition"].supports(T::Uint8));

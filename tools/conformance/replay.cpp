@@ -216,8 +216,25 @@ ReplayResult replayCase(MLContext& context, const Case& c, ConstantPath path) {
     result.message = std::string("runner: ") + error.what();
   } catch (const std::exception& error) {
     result.message = errorText(error) + " (at " + stage + ")";
+    result.unsupported = isBackendLimit(error, context.backendName());
   }
   return result;
+}
+
+bool isBackendLimit(const std::exception& error, const std::string& backend) {
+  const auto* webnnError = dynamic_cast<const Error*>(&error);
+  if (!webnnError || backend.empty() || backend == "reference") return false;
+  const std::string& message = webnnError->message();
+  if (webnnError->kind() == Error::Kind::NotSupportedError) {
+    return message.find("not supported by the " + backend + " backend") != std::string::npos ||
+           message.find("the " + backend + " backend cannot run") != std::string::npos;
+  }
+  const std::string suffix = "(the " + backend + " backend)";
+  return webnnError->kind() == Error::Kind::TypeError &&
+         ((message.size() >= suffix.size() &&
+           message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0) ||
+          (message.find("maxTensorByteLength") != std::string::npos &&
+           message.find("of the " + backend + " backend") != std::string::npos));
 }
 
 }  // namespace webnn::conformance

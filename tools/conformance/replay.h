@@ -23,7 +23,15 @@ struct ReplayResult {
   // thrown and where ("TypeError at conv2d: ...").
   std::string message;
   bool runnerError = false;  // the runner could not express the case (not the library's fault)
+  // The backend refused an op, data type or rank that the spec allows (NotSupportedError "not
+  // supported by the <backend> backend", or a TypeError "(the <backend> backend)" or over its
+// maxTensorByteLength): counted as
+  // unsupported, not failed.
+  bool unsupported = false;
 };
+
+// Whether `error` is a backend's own limit (see ReplayResult::unsupported); never on "reference".
+bool isBackendLimit(const std::exception& error, const std::string& backend);
 
 ReplayResult replayCase(MLContext& context, const Case& c, ConstantPath path);
 

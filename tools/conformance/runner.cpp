@@ -52,6 +52,8 @@ const char* statusText(Status status) {
       return "KNOWN";
     case Status::KnownNowPassing:
       return "KNOWN-NOW-PASSING";
+    case Status::Unsupported:
+      return "UNSUPPORTED";
   }
   return "?";
 }
@@ -62,16 +64,23 @@ CaseOutcome runCase(MLContext& context, const Case& c, const KnownFailures& know
   outcome.name = c.name;
   std::vector<ConstantPath> paths = {ConstantPath::Classic};
   if (c.hasConstants()) paths.push_back(ConstantPath::Hollow);
+  bool allUnsupported = true;
   for (ConstantPath path : paths) {
     setCurrentCase(c, path);
     ReplayResult result = replayCase(context, c, path);
-    if (result.passed) continue;
+    if (result.passed) {
+      allUnsupported = false;
+      continue;
+    }
     outcome.failures.emplace_back(toString(path), result.message);
     outcome.runnerError = outcome.runnerError || result.runnerError;
+    allUnsupported = allUnsupported && result.unsupported;
   }
   const std::string* reason = known.reason(c.id());
   if (reason) outcome.knownReason = *reason;
-  if (outcome.failures.empty()) {
+  if (!outcome.failures.empty() && allUnsupported) {
+    outcome.status = Status::Unsupported;
+  } else if (outcome.failures.empty()) {
     outcome.status = reason ? Status::KnownNowPassing : Status::Passed;
   } else {
     outcome.status = reason ? Status::Known : Status::Failed;
@@ -97,6 +106,10 @@ size_t Report::known() const {
 size_t Report::knownNowPassing() const {
   return std::count_if(cases.begin(), cases.end(),
                        [](const CaseOutcome& c) { return c.status == Status::KnownNowPassing; });
+}
+size_t Report::unsupported() const {
+  return std::count_if(cases.begin(), cases.end(),
+                       [](const CaseOutcome& c) { return c.status == Status::Unsupported; });
 }
 int Report::exitStatus() const {
   return failed() == 0 && knownNowPassing() == 0 && staleKnownFailures.empty() ? 0 : 1;
@@ -155,13 +168,18 @@ Report runConformance(const RunnerOptions& options, std::FILE* progress) {
 }
 
 std::string summaryLine(const Report& report) {
-  return "conformance: " + std::to_string(report.passed()) + " passed, " +
-         std::to_string(report.failed()) + " failed, " + std::to_string(report.known()) + " known";
+  std::string line = "conformance: " + std::to_string(report.passed()) + " passed, " +
+                     std::to_string(report.failed()) + " failed, " +
+                     std::to_string(report.known()) + " known";
+  if (report.unsupported() > 0) {
+    line += ", " + std::to_string(report.unsupported()) + " unsupported by the backend";
+  }
+  return line;
 }
 
 void printReport(const Report& report, std::FILE* out) {
   struct Row {
-    size_t passed = 0, failed = 0, known = 0;
+    size_t passed = 0, failed = 0, known = 0, unsupported = 0;
   };
   std::map<std::string, Row> rows;
   for (const CaseOutcome& c : report.cases) {
@@ -169,11 +187,13 @@ void printReport(const Report& report, std::FILE* out) {
     if (c.status == Status::Passed || c.status == Status::KnownNowPassing) ++row.passed;
     if (c.status == Status::Failed) ++row.failed;
     if (c.status == Status::Known) ++row.known;
+    if (c.status == Status::Unsupported) ++row.unsupported;
   }
-  std::fprintf(out, "backend: %s\n\n%-38s %7s %7s %7s\n", report.backend.c_str(), "op", "passed",
-               "failed", "known");
+  std::fprintf(out, "backend: %s\n\n%-38s %7s %7s %7s %11s\n", report.backend.c_str(), "op",
+               "passed", "failed", "known", "unsupported");
   for (const auto& [op, row] : rows) {
-    std::fprintf(out, "%-38s %7zu %7zu %7zu\n", op.c_str(), row.passed, row.failed, row.known);
+    std::fprintf(out, "%-38s %7zu %7zu %7zu %11zu\n", op.c_str(), row.passed, row.failed, row.known,
+                 row.unsupported);
   }
 
   auto printCases = [&](Status status, const char* title) {
@@ -206,6 +226,7 @@ std::string reportJson(const Report& report) {
   json["failed"] = report.failed();
   json["known"] = report.known();
   json["knownNowPassing"] = report.knownNowPassing();
+  json["unsupported"] = report.unsupported();
   json["staleKnownFailures"] = report.staleKnownFailures;
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();
   for (const CaseOutcome& c : report.cases) {

@@ -19,7 +19,9 @@ struct RunnerOptions {
 };
 
 struct CaseOutcome {
-  enum class Status { Passed, Failed, Known, KnownNowPassing };
+  // Unsupported: every path failed because the backend lacks an op, data type or rank the case
+  // needs (its opSupportLimits say so); counted apart, never a failure.
+  enum class Status { Passed, Failed, Known, KnownNowPassing, Unsupported };
   std::string op;
   std::string name;
   Status status = Status::Passed;
@@ -37,6 +39,7 @@ struct Report {
   size_t failed() const;  // unexpected failures
   size_t known() const;   // listed and still failing
   size_t knownNowPassing() const;
+  size_t unsupported() const;
   // 0 iff no unexpected failure, no known failure now passing and no stale entry.
   int exitStatus() const;
 };
@@ -46,7 +49,7 @@ Report runConformance(const RunnerOptions& options, std::FILE* progress);
 
 void printReport(const Report& report, std::FILE* out);
 std::string reportJson(const Report& report);
-// "conformance: P passed, F failed, K known"
+// "conformance: P passed, F failed, K known" (", U unsupported" when any)
 std::string summaryLine(const Report& report);
 
 }  // namespace webnn::conformance

@@ -1,0 +1,98 @@
+// What an op file makes of one operation: compute steps, each a shader with its parameter block
+// and the operands it binds (bindings 1.. in order; binding 0 is the parameter block). Op files
+// are pure (no Vulkan calls): the compiled graph turns steps into pipelines and descriptor sets.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "graph/ir.h"
+#include "graph/op_limits.h"
+
+namespace webnn::vulkan {
+
+// The most operands one step binds (bindings 1..kMaxBindings).
+inline constexpr uint32_t kMaxBindings = 6;
+// The most dimensions a shader indexes (graph::kMaxRank).
+inline constexpr uint32_t kShaderRank = 8;
+
+struct Step {
+  std::string_view shader;
+  std::vector<uint32_t> params;
+  std::vector<graph::OperandId> bindings;
+  // Workgroups; a zero skips the step (empty output). x may exceed the device's limit on a 1-D
+  // step (recorded as several dispatches); y and z may not.
+  std::array<uint32_t, 3> groups{0, 0, 0};
+  uint32_t groupSize = 64;  // invocations per workgroup along x (flatIndex's stride)
+};
+
+struct OpContext {
+  const graph::GraphIR& ir;
+  const graph::Operation& operation;
+
+  const MLOperandDescriptor& descriptor(graph::OperandId id) const { return ir.descriptor(id); }
+  const std::vector<uint32_t>& shape(graph::OperandId id) const { return ir.descriptor(id).shape; }
+  graph::OperandId input(size_t i) const { return operation.inputs.at(i); }
+  graph::OperandId output(size_t i = 0) const { return operation.outputs.at(i); }
+};
+
+using OpCompiler = void (*)(const OpContext& context, std::vector<Step>& steps);
+
+// Which data types an op's operands may have on this backend: `types` for every operand, except
+// those `overrides` names.
+struct OpEntry {
+  OpCompiler compile = nullptr;
+  std::vector<MLOperandDataType> types;
+  std::vector<std::pair<std::string, std::vector<MLOperandDataType>>> overrides;
+};
+
+class OpTable {
+ public:
+  void set(graph::OpType type, OpEntry entry) { entries_[static_cast<size_t>(type)] = entry; }
+  const OpEntry* find(graph::OpType type) const {
+    const OpEntry& entry = entries_[static_cast<size_t>(type)];
+    return entry.compile ? &entry : nullptr;
+  }
+
+ private:
+  std::array<OpEntry, graph::kOpTypeCount> entries_{};
+};
+
+// Every op the backend has (ops/*.cpp register theirs; ops/registration.cpp calls them all).
+const OpTable& vulkanOps();
+void registerElementwiseOps(OpTable& table);
+void registerMatmulOps(OpTable& table);
+void registerConvolutionOps(OpTable& table);
+void registerPoolingOps(OpTable& table);
+void registerSoftmaxOps(OpTable& table);
+void registerReductionOps(OpTable& table);
+void registerNormalizationOps(OpTable& table);
+void registerShapeOps(OpTable& table);
+void registerGatherOps(OpTable& table);
+void registerWhereOps(OpTable& table);
+void registerCastOps(OpTable& table);
+void registerResample2dOps(OpTable& table);
+void registerConvTranspose2dOps(OpTable& table);
+
+// Helpers of the op files.
+// Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError
+// naming `what` when it does not fit.
+uint32_t elementCount(std::span<const uint32_t> shape, std::string_view what);
+// Row-major strides of `shape` (in elements).
+std::vector<uint32_t> contiguousStrides(std::span<const uint32_t> shape);
+// Strides of an input of `shape` read at the coordinates of `outputShape` (numpy broadcasting:
+// right-aligned, 0 where the input's extent is 1 or missing).
+std::vector<uint32_t> broadcastStrides(std::span<const uint32_t> shape,
+                                       std::span<const uint32_t> outputShape);
+// Appends `values` padded with `fill` to kShaderRank words.
+void appendPadded(std::vector<uint32_t>& params, std::span<const uint32_t> values,
+                  uint32_t fill = 0);
+uint32_t floatBits(double value);
+// A step over `count` invocations of a 64-wide 1-D shader.
+Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32_t> params,
+                     std::vector<graph::OperandId> bindings);
+
+}  // namespace webnn::vulkan

@@ -1,0 +1,152 @@
+// Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
+// (unary.comp), float32.
+#include <string_view>
+
+#include "backends/vulkan/kernel.h"
+
+namespace webnn::vulkan {
+namespace {
+
+using graph::OpType;
+using T = MLOperandDataType;
+
+uint32_t binaryCode(OpType type) {
+  switch (type) {
+    case OpType::Add:
+      return 0;
+    case OpType::Sub:
+      return 1;
+    case OpType::Mul:
+      return 2;
+    case OpType::Div:
+      return 3;
+    case OpType::Max:
+      return 4;
+    case OpType::Min:
+      return 5;
+    case OpType::Pow:
+      return 6;
+    default:
+      return 7;  // prelu
+  }
+}
+
+void compileBinary(const OpContext& context, std::vector<Step>& steps) {
+  const auto& out = context.shape(context.output());
+  const uint32_t count = elementCount(out, "the output");
+  const T type = context.descriptor(context.output()).dataType;
+  const bool isSigned = type == T::Int32 || type == T::Int64;
+  const std::string_view shader = type == T::Float32                        ? "binary"
+                                  : (type == T::Int64 || type == T::Uint64) ? "binary_int64"
+                                                                            : "binary_int";
+  std::vector<uint32_t> params{count, static_cast<uint32_t>(out.size()),
+                               binaryCode(context.operation.type), isSigned ? 1u : 0u};
+  appendPadded(params, out, 1);
+  appendPadded(params, broadcastStrides(context.shape(context.input(0)), out));
+  appendPadded(params, broadcastStrides(context.shape(context.input(1)), out));
+  steps.push_back(elementwiseStep(shader, count, std::move(params),
+                                  {context.input(0), context.input(1), context.output()}));
+}
+
+struct UnaryCode {
+  uint32_t code;
+  double alpha = 0;
+  double beta = 0;
+};
+
+UnaryCode unaryCode(const graph::Operation& operation) {
+  switch (operation.type) {
+    case OpType::Abs:
+      return {0};
+    case OpType::Ceil:
+      return {1};
+    case OpType::Cos:
+      return {2};
+    case OpType::Exp:
+      return {3};
+    case OpType::Floor:
+      return {4};
+    case OpType::Log:
+      return {5};
+    case OpType::Neg:
+      return {6};
+    case OpType::Reciprocal:
+      return {7};
+    case OpType::Sin:
+      return {8};
+    case OpType::Sqrt:
+      return {9};
+    case OpType::Tan:
+      return {10};
+    case OpType::Tanh:
+      return {11};
+    case OpType::Erf:
+      return {12};
+    case OpType::Relu:
+      return {13};
+    case OpType::Sigmoid:
+      return {14};
+    case OpType::Elu:
+      return {15, operation.attributesAs<graph::EluAttributes>().alpha};
+    case OpType::LeakyRelu:
+      return {16, operation.attributesAs<graph::LeakyReluAttributes>().alpha};
+    case OpType::HardSigmoid: {
+      const auto& a = operation.attributesAs<graph::HardSigmoidAttributes>();
+      return {17, a.alpha, a.beta};
+    }
+    case OpType::HardSwish:
+      return {18};
+    case OpType::Linear: {
+      const auto& a = operation.attributesAs<graph::LinearAttributes>();
+      return {19, a.alpha, a.beta};
+    }
+    case OpType::Softplus:
+      return {20};
+    case OpType::Softsign:
+      return {21};
+    case OpType::Gelu:
+      return {22};
+    case OpType::Clamp: {
+      const auto& a = operation.attributesAs<graph::ClampAttributes>();
+      return {23, a.minValue.toDouble(), a.maxValue.toDouble()};
+    }
+    case OpType::Identity:
+      return {24};
+    case OpType::Sign:
+      return {25};
+    default:
+      return {26};  // roundEven
+  }
+}
+
+void compileUnary(const OpContext& context, std::vector<Step>& steps) {
+  const uint32_t count = elementCount(context.shape(context.output()), "the output");
+  const UnaryCode code = unaryCode(context.operation);
+  steps.push_back(elementwiseStep("unary", count,
+                                  {count, code.code, floatBits(code.alpha), floatBits(code.beta)},
+                                  {context.input(0), context.output()}));
+}
+
+}  // namespace
+
+void registerElementwiseOps(OpTable& table) {
+  // Integer arithmetic wraps; integer division truncates, and by zero gives 0.
+  for (OpType type :
+       {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min}) {
+    table.set(type, {compileBinary, {T::Float32, T::Int32, T::Uint32, T::Int64, T::Uint64}, {}});
+  }
+  for (OpType type : {OpType::Pow, OpType::Prelu}) {
+    table.set(type, {compileBinary, {T::Float32}, {}});
+  }
+  for (OpType type : {OpType::Abs,       OpType::Ceil,        OpType::Cos,       OpType::Exp,
+                      OpType::Floor,     OpType::Log,         OpType::Neg,       OpType::Reciprocal,
+                      OpType::Sin,       OpType::Sqrt,        OpType::Tan,       OpType::Tanh,
+                      OpType::Erf,       OpType::Relu,        OpType::Sigmoid,   OpType::Elu,
+                      OpType::LeakyRelu, OpType::HardSigmoid, OpType::HardSwish, OpType::Linear,
+                      OpType::Softplus,  OpType::Softsign,    OpType::Gelu,      OpType::Clamp,
+                      OpType::Sign,      OpType::RoundEven}) {
+    table.set(type, {compileUnary, {T::Float32}, {}});
+  }
+}
+
+}  // namespace webnn::vulkan

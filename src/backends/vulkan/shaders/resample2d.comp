@@ -1,0 +1,49 @@
+// resample2d on two axes of a 4-D float32 tensor, half-pixel centers: source = (destination +
+// 0.5) / scale - 0.5; nearest takes floor((destination + 0.5) / scale), linear interpolates the
+// two neighbours with the source clamped to [0, size - 1]. p: count, mode (0 nearest, 1 linear),
+// axis0, axis1, scale0 bits, scale1 bits, 0, 0, outShape[4], inStrides[4], inSize0, inSize1.
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+layout(local_size_x = 64) in;
+layout(std430, binding = 1) readonly buffer In { float src[]; };
+layout(std430, binding = 2) writeonly buffer Out { float dst[]; };
+
+void tap(uint destination, float scale, uint size, out uint low, out uint high, out float w) {
+  float source = clamp((float(destination) + 0.5) / scale - 0.5, 0.0, float(size - 1u));
+  low = uint(floor(source));
+  high = min(low + 1u, size - 1u);
+  w = source - float(low);
+}
+uint nearest(uint destination, float scale, uint size) {
+  return uint(clamp(floor((float(destination) + 0.5) / scale), 0.0, float(size - 1u)));
+}
+
+void main() {
+  uint i = flatIndex();
+  if (i >= p[0]) return;
+  uint position[4];
+  uint rest = i;
+  for (int d = 3; d >= 0; --d) {
+    position[d] = rest % p[8 + d];
+    rest /= p[8 + d];
+  }
+  uint a0 = p[2], a1 = p[3];
+  uint base = 0;
+  for (uint d = 0; d < 4u; ++d) {
+    if (d != a0 && d != a1) base += position[d] * p[12 + d];
+  }
+  uint s0 = p[12 + a0], s1 = p[12 + a1];
+  if (p[1] == 0u) {
+    dst[i] = src[base + nearest(position[a0], pf(4), p[16]) * s0 +
+                 nearest(position[a1], pf(5), p[17]) * s1];
+    return;
+  }
+  uint l0, h0, l1, h1;
+  float w0, w1;
+  tap(position[a0], pf(4), p[16], l0, h0, w0);
+  tap(position[a1], pf(5), p[17], l1, h1, w1);
+  float top = src[base + l0 * s0 + l1 * s1] * (1.0 - w1) + src[base + l0 * s0 + h1 * s1] * w1;
+  float bottom = src[base + h0 * s0 + l1 * s1] * (1.0 - w1) + src[base + h0 * s0 + h1 * s1] * w1;
+  dst[i] = top * (1.0 - w0) + bottom * w0;
+}
