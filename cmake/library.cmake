@@ -48,7 +48,7 @@ endif()
 # registers below the cpu backend (never the default): `backend = "vulkan"` selects it.
 find_package(Vulkan QUIET)
 find_program(WEBNN_GLSLC glslc)
-if(Vulkan_FOUND AND WEBNN_GLSLC)
+if(WEBNN_WITH_VULKAN AND Vulkan_FOUND AND WEBNN_GLSLC)
   file(GLOB_RECURSE WEBNN_VULKAN_SOURCES CONFIGURE_DEPENDS
        ${PROJECT_SOURCE_DIR}/src/backends/vulkan/*.cpp)
   file(GLOB WEBNN_VULKAN_SHADERS CONFIGURE_DEPENDS
