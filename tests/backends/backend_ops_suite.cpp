@@ -527,6 +527,16 @@ void addConvolutionCases() {
         b.input(t, {3, 2, 4, 2}),
         {.scales = std::vector<float>{2.0f, 0.5f}, .axes = std::vector<uint32_t>{0, 1}});
   });
+  // An inner axis longer than the cpu kernel tables (65536): its taps are computed where used.
+  add("resample2d linear long inner axis", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(
+        b.input(t, {1, 1, 2, 40000}),
+        {.mode = MLInterpolationMode::Linear, .sizes = std::vector<uint32_t>{3, 70001}});
+  });
+  add("resample2d nearest long inner axis", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(b.input(t, {1, 1, 1, 50000}),
+                                  {.sizes = std::vector<uint32_t>{2, 66000}});
+  });
   add("resample2d linear sizes", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 2, 3, 4}), {.mode = MLInterpolationMode::Linear,
                                                              .sizes = std::vector<uint32_t>{5, 7}});

@@ -2,8 +2,8 @@
 // coordinate mapping: half-pixel centres, source = (destination + 0.5) / scale - 0.5; nearest
 // takes floor((destination + 0.5) / scale), linear interpolates the two neighbours with the source
 // clamped to [0, size - 1]. (oneDNN's resampling rounds nearest differently.) Any two axes of the
-// 4-D input. Linear in float32; nearest for every whole-byte type (a copy). The per-axis taps are
-// computed at compile; OpenMP over output rows.
+// 4-D input. Linear in float32; nearest for every whole-byte type (a copy). The taps of the rows' axes
+// are computed per row, the inner axis's tabled at compile (when bounded); OpenMP over rows.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,32 +16,30 @@ namespace {
 
 constexpr int64_t kParallelElements = int64_t{1} << 14;
 
-struct Taps {
-  std::vector<int64_t> low, high;
-  std::vector<float> weight;  // of `high`
+// The source positions of destination position `d` along one axis: `low` and `high` (equal for
+// nearest) and the weight of `high`.
+struct Tap {
+  int64_t low, high;
+  float weight;
 };
 
-Taps tapsOf(int64_t outSize, int64_t inSize, double scale, bool linear) {
-  Taps taps;
-  for (int64_t d = 0; d < outSize; ++d) {
-    if (linear) {
-      double source = (static_cast<double>(d) + 0.5) / scale - 0.5;
-      source = std::clamp(source, 0.0, static_cast<double>(inSize - 1));
-      const auto low = static_cast<int64_t>(std::floor(source));
-      taps.low.push_back(low);
-      taps.high.push_back(std::min(low + 1, inSize - 1));
-      taps.weight.push_back(static_cast<float>(source - static_cast<double>(low)));
-    } else {
-      const double source = std::floor((static_cast<double>(d) + 0.5) / scale);
-      const auto index =
-          static_cast<int64_t>(std::clamp(source, 0.0, static_cast<double>(inSize - 1)));
-      taps.low.push_back(index);
-      taps.high.push_back(index);
-      taps.weight.push_back(0.0f);
-    }
+Tap tapAt(int64_t d, int64_t inSize, double scale, bool linear) {
+  if (linear) {
+    double source = (static_cast<double>(d) + 0.5) / scale - 0.5;
+    source = std::clamp(source, 0.0, static_cast<double>(inSize - 1));
+    const auto low = static_cast<int64_t>(std::floor(source));
+    return {low, std::min(low + 1, inSize - 1),
+            static_cast<float>(source - static_cast<double>(low))};
   }
-  return taps;
+  const double source = std::floor((static_cast<double>(d) + 0.5) / scale);
+  const auto index = static_cast<int64_t>(std::clamp(source, 0.0, static_cast<double>(inSize - 1)));
+  return {index, index, 0.0f};
 }
+
+// The innermost axis's taps are tabled once at compile when the axis is at most this long (the
+// table then costs at most 1.5 MiB); a longer axis computes each tap where it is used, so no
+// compile-time allocation grows with an (untrusted) output size.
+constexpr int64_t kMaxTabledTaps = int64_t{1} << 16;
 
 class ResampleOp final : public CpuOp {
  public:
@@ -56,13 +54,18 @@ class ResampleOp final : public CpuOp {
     int64_t stride = 1;
     for (size_t d = 4; d-- > 0;) {
       inStrides_[d] = stride;
+      inDims_[d] = in[d];
       stride *= in[d];
       outDims_[d] = out[d];
     }
     for (size_t k = 0; k < 2; ++k) {
       const uint32_t axis = attributes.axes[k];
       resampled_[axis] = true;
-      taps_[axis] = tapsOf(out[axis], in[axis], attributes.scales[k], linear_);
+      scales_[axis] = attributes.scales[k];
+    }
+    if (resampled_[3] && outDims_[3] <= kMaxTabledTaps) {
+      innerTaps_.reserve(static_cast<size_t>(outDims_[3]));
+      for (int64_t d = 0; d < outDims_[3]; ++d) innerTaps_.push_back(innerTap(d));
     }
   }
 
@@ -98,16 +101,16 @@ class ResampleOp final : public CpuOp {
         for (int c = 0; c < count; ++c) offsets[c] += static_cast<int64_t>(p) * inStrides_[d];
         continue;
       }
-      const Taps& t = taps_[d];
+      const Tap t = tapAt(static_cast<int64_t>(p), inDims_[d], scales_[d], linear_);
       if (!linear_) {
-        for (int c = 0; c < count; ++c) offsets[c] += t.low[p] * inStrides_[d];
+        for (int c = 0; c < count; ++c) offsets[c] += t.low * inStrides_[d];
         continue;
       }
-      const float w = t.weight[p];
+      const float w = t.weight;
       for (int c = 0; c < count; ++c) {
-        offsets[count + c] = offsets[c] + t.high[p] * inStrides_[d];
+        offsets[count + c] = offsets[c] + t.high * inStrides_[d];
         weights[count + c] = weights[c] * w;
-        offsets[c] += t.low[p] * inStrides_[d];
+        offsets[c] += t.low * inStrides_[d];
         weights[c] *= 1.0f - w;
       }
       count *= 2;
@@ -117,10 +120,16 @@ class ResampleOp final : public CpuOp {
 
   int64_t rows() const { return outDims_[0] * outDims_[1] * outDims_[2]; }
 
+  Tap innerTap(int64_t d) const { return tapAt(d, inDims_[3], scales_[3], linear_); }
+
+  // The tap of inner position `i`: from the table, or computed when the axis was too long to table.
+  Tap tapOfInner(int64_t i) const {
+    return innerTaps_.empty() ? innerTap(i) : innerTaps_[static_cast<size_t>(i)];
+  }
+
   void runLinear(const float* x, float* y) const {
     const int64_t inner = outDims_[3], rowCount = rows();
     const bool innerResampled = resampled_[3];
-    const Taps& t = taps_[3];
 #pragma omp parallel for schedule(static) if (rowCount > 1 && rowCount * inner > kParallelElements)
     for (int64_t row = 0; row < rowCount; ++row) {
       std::array<int64_t, 4> offsets{};
@@ -129,9 +138,9 @@ class ResampleOp final : public CpuOp {
       float* out = y + row * inner;
       if (innerResampled) {
         for (int64_t i = 0; i < inner; ++i) {
-          const auto ui = static_cast<size_t>(i);
-          const int64_t low = t.low[ui], high = t.high[ui];
-          const float w = t.weight[ui];
+          const Tap t = tapOfInner(i);
+          const int64_t low = t.low, high = t.high;
+          const float w = t.weight;
           float value = 0;
           for (int c = 0; c < count; ++c) {
             const float* s = x + offsets[static_cast<size_t>(c)];
@@ -158,7 +167,6 @@ class ResampleOp final : public CpuOp {
   void runNearest(const E* x, E* y) const {
     const int64_t inner = outDims_[3], rowCount = rows();
     const bool innerResampled = resampled_[3];
-    const Taps& t = taps_[3];
 #pragma omp parallel for schedule(static) if (rowCount > 1 && rowCount * inner > kParallelElements)
     for (int64_t row = 0; row < rowCount; ++row) {
       std::array<int64_t, 4> offsets{};
@@ -167,7 +175,7 @@ class ResampleOp final : public CpuOp {
       const E* s = x + offsets[0];
       E* out = y + row * inner;
       if (innerResampled) {
-        for (int64_t i = 0; i < inner; ++i) out[i] = s[t.low[static_cast<size_t>(i)]];
+        for (int64_t i = 0; i < inner; ++i) out[i] = s[tapOfInner(i).low];
       } else {
         std::memcpy(out, s, static_cast<size_t>(inner) * sizeof(E));
       }
@@ -177,9 +185,10 @@ class ResampleOp final : public CpuOp {
   graph::OperandId input_, output_;
   size_t elementBytes_;
   bool linear_ = false;
-  std::array<int64_t, 4> inStrides_{}, outDims_{};
+  std::array<int64_t, 4> inStrides_{}, inDims_{}, outDims_{};
+  std::array<double, 4> scales_{};
   std::array<bool, 4> resampled_{};
-  std::array<Taps, 4> taps_;
+  std::vector<Tap> innerTaps_;  // empty when the inner axis is not resampled or too long
 };
 
 }  // namespace
