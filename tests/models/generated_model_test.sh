@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The benchmark's generated models (bench/onnx) at test sizes, on a seeded random input, against
+# ONNX Runtime (relative L2 <= 1e-4, random_input_test.sh). Exits 77 (CTest SKIP) when npm is
+# unreachable.
+#   generated_model_test.sh WEBNN_TOOL GENERATOR mlp|encoder [BACKEND]
+set -euo pipefail
+webnn="$1"
+generator="$2"
+kind="$3"
+backend=("${@:4}")
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "${work}"' EXIT
+case "${kind}" in
+  # 4 x Linear(1024) + Gelu, weights in an external data file (16 MiB).
+  mlp)
+    "${generator}" "${work}" --layers 4 --dim 1024 --only external
+    model="${work}/mlp_external.onnx" ;;
+  # 2 layers of a BERT-like encoder: attention with 4 heads over 64 tokens, FFN 1024 (6 MiB).
+  encoder)
+    model="${work}/encoder.onnx"
+    "${generator}" "${model}" --layers 2 --hidden 256 --heads 4 --ffn 1024 --seq 64 ;;
+  *) echo "generated_model_test: unknown model ${kind} (mlp, encoder)" >&2; exit 2 ;;
+esac
+"${here}/random_input_test.sh" "${webnn}" "${model}" - "${backend[@]}"
