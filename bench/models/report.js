@@ -1,5 +1,6 @@
 // The table of the model benchmark (bench/models/run_models_bench.sh): reads one JSON object per
-// model ({model, input, webnn: run-json, ort: ort-json}), prints webnn's figures beside ONNX
+// model ({model, input, webnn: run-json or [run-json per round], ort: likewise}), takes the median
+// of each figure over the rounds (the largest rel L2), prints webnn's figures beside ONNX
 // Runtime's with the ratios against issue 9's targets, then one line: bench-json: {...}.
 // Exits 1 when an output differs from ONNX Runtime's by more than the tolerance (rel L2 1e-4).
 //   node report.js RESULTS.jsonl --cpu NAME --cores N --threads N --webnn-threads TEXT
@@ -19,10 +20,24 @@ const rows = fs.readFileSync(file, 'utf8').trim().split('\n').filter(l => l).map
 const mib = b => b / 1048576;
 const verdict = (ratio, target) => (ratio <= target ? 'met' : 'MISSED');
 let failed = false;
+// One figure set from a side's rounds: each numeric field's median (the largest rel L2).
+// Time to first result is summed per run before the median is taken.
+const withFirstResult = x => ({ ...x, first_result_ms: 'session_ms' in x
+  ? x.session_ms + x.first_run_ms : x.parse_ms + x.build_ms + x.load_ms + x.first_dispatch_ms });
+const medianOf = given => {
+  const runs = (Array.isArray(given) ? given : [given]).map(withFirstResult);
+  const out = { ...runs[0] };
+  for (const key of Object.keys(out)) {
+    if (typeof out[key] !== 'number') continue;
+    const values = runs.map(x => x[key]).sort((a, b) => a - b);
+    out[key] = key === 'rel_l2' ? values[values.length - 1] : values[Math.floor(values.length / 2)];
+  }
+  out.rounds = runs.length;
+  return out;
+};
 const models = rows.map(r => {
-  const w = r.webnn, o = r.ort;
-  const first = { webnn_ms: w.parse_ms + w.build_ms + w.load_ms + w.first_dispatch_ms,
-                  ort_ms: o.session_ms + o.first_run_ms };
+  const w = medianOf(r.webnn), o = medianOf(r.ort);
+  const first = { webnn_ms: w.first_result_ms, ort_ms: o.first_result_ms };
   const m = {
     model: r.model, input: r.input, backend: w.backend,
     latency: { webnn_ms: w.median_ms, ort_ms: o.median_ms, webnn_runs: w.dispatches, ort_runs: o.dispatches },
@@ -43,9 +58,9 @@ const models = rows.map(r => {
 
 const f = x => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const r = x => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-console.log(`CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? rows[0].ort.ort_version : '-'}, CPU EP, ` +
+console.log(`CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? (Array.isArray(rows[0].ort) ? rows[0].ort[0] : rows[0].ort).ort_version : '-'}, CPU EP, ` +
             `${meta.threads} intra-op threads; webnn threads: ${meta.webnn_threads}; backend ${models.length ? models[0].backend : '-'}; ` +
-            `median of ${meta.iterations} (webnn) / ${meta.ort_iterations} (ORT) steady-state runs after the first${meta.quick === '1' ? '; QUICK sizes (smoke run, not the issue\'s models)' : ''}`);
+            `median over ${meta.rounds || 1} rounds (fresh processes, alternating order) of the median of ${meta.iterations} (webnn) / ${meta.ort_iterations} (ORT) steady-state runs after the first${meta.quick === '1' ? '; QUICK sizes (smoke run, not the issue\'s models)' : ''}`);
 console.log('latency = median steady-state run; first result = webnn import + build + load + first dispatch, ' +
             'ORT session create + first run; peak RSS = VmHWM of each whole process (ORT: node included)');
 console.log('');
@@ -60,7 +75,7 @@ for (const m of models) {
 }
 const summary = {
   cpu: meta.cpu, cores: Number(meta.cores), threads: Number(meta.threads), webnn_threads: meta.webnn_threads,
-  iterations: Number(meta.iterations), ort_iterations: Number(meta.ort_iterations), quick: meta.quick === '1', encoder_layers: Number(meta.encoder_layers),
+  iterations: Number(meta.iterations), rounds: Number(meta.rounds || 1), ort_iterations: Number(meta.ort_iterations), quick: meta.quick === '1', encoder_layers: Number(meta.encoder_layers),
   targets: { latency_ratio: TARGETS.latency, first_result_ratio: TARGETS.first, peak_rss_ratio: TARGETS.rss },
   date: new Date().toISOString(), models,
 };

