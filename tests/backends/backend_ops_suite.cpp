@@ -797,6 +797,17 @@ void addShapeCases() {
                                  {.mode = mode, .value = -1.5});
         });
   }
+  // Axes longer than the cpu kernel tables (65536 positions), outer and inner: computed mappings.
+  for (MLPaddingMode mode : {MLPaddingMode::Constant, MLPaddingMode::Reflection}) {
+    add("pad long outer axis mode " + std::to_string(static_cast<int>(mode)), O::Pad,
+        [mode](CaseBuilder& b, T t) {
+          return b.builder().pad(b.input(t, {70000, 2}), {3, 1}, {2, 0}, {.mode = mode});
+        });
+    add("pad long inner axis mode " + std::to_string(static_cast<int>(mode)), O::Pad,
+        [mode](CaseBuilder& b, T t) {
+          return b.builder().pad(b.input(t, {2, 70000}), {1, 3}, {0, 2}, {.mode = mode});
+        });
+  }
   add("pad 1d", O::Pad, [](CaseBuilder& b, T t) {
     return b.builder().pad(b.input(t, {5}), {3}, {0}, {.mode = MLPaddingMode::Reflection});
   });

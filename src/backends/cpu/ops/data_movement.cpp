@@ -240,7 +240,11 @@ class MemcpyOp final : public CpuOp {
   int64_t bytes_;
 };
 
-// pad: each output axis maps its coordinates to a source coordinate or -1 (the constant).
+// pad: each output axis maps its coordinates to a source coordinate or -1 (the constant). The maps
+// are tabled at compile for axes of at most kMaxTabledPadAxis positions; a longer axis computes
+// each mapping where it is used, so no compile-time allocation grows with an untrusted shape.
+constexpr int64_t kMaxTabledPadAxis = int64_t{1} << 16;
+
 class PadOp final : public CpuOp {
  public:
   PadOp(const OpCompileContext& context, size_t elementBytes)
@@ -251,13 +255,14 @@ class PadOp final : public CpuOp {
     const auto& in = context.descriptor(input_).shape;
     const auto& out = context.descriptor(output_).shape;
     outShape_.assign(out.begin(), out.end());
+    inShape_.assign(in.begin(), in.end());
     inStrides_ = contiguousStrides(in);
+    mode_ = attributes.mode;
+    beginning_.assign(attributes.beginningPadding.begin(), attributes.beginningPadding.end());
     maps_.resize(out.size());
     for (size_t d = 0; d < out.size(); ++d) {
-      const int64_t size = in[d];
-      for (int64_t x = 0; x < out[d]; ++x) {
-        maps_[d].push_back(source(x - attributes.beginningPadding[d], size, attributes.mode));
-      }
+      if (out[d] > kMaxTabledPadAxis) continue;
+      for (int64_t x = 0; x < out[d]; ++x) maps_[d].push_back(computedSourceOf(d, x));
     }
     value_.resize(elementBytes);
     storeNumber(context.descriptor(output_).dataType, value_.data(), 0, attributes.value);
@@ -275,7 +280,6 @@ class PadOp final : public CpuOp {
       }
       const size_t rank = outShape_.size();
       const int64_t inner = outShape_[rank - 1];
-      const std::vector<int64_t>& innerMap = maps_[rank - 1];
       const int64_t innerStride = inStrides_[rank - 1];
       int64_t rows = 1;
       for (size_t i = 0; i + 1 < rank; ++i) rows *= outShape_[i];
@@ -288,7 +292,7 @@ class PadOp final : public CpuOp {
         for (size_t i = rank - 1; i-- > 0;) {
           const int64_t coordinate = rest % outShape_[i];
           rest /= outShape_[i];
-          const int64_t s = maps_[i][static_cast<size_t>(coordinate)];
+          const int64_t s = sourceOf(i, coordinate);
           if (s < 0) constant = true;
           sourceAt += s * inStrides_[i];
         }
@@ -299,7 +303,7 @@ class PadOp final : public CpuOp {
         }
         const E* s = from + sourceAt;
         for (int64_t x = 0; x < inner; ++x) {
-          const int64_t m = innerMap[static_cast<size_t>(x)];
+          const int64_t m = sourceOf(rank - 1, x);
           d[x] = m < 0 ? value : s[m * innerStride];
         }
       }
@@ -310,6 +314,14 @@ class PadOp final : public CpuOp {
   }
 
  private:
+  // The source coordinate of output coordinate x on axis d, or -1 for the constant.
+  int64_t sourceOf(size_t d, int64_t x) const {
+    return maps_[d].empty() ? computedSourceOf(d, x) : maps_[d][static_cast<size_t>(x)];
+  }
+  int64_t computedSourceOf(size_t d, int64_t x) const {
+    return source(x - static_cast<int64_t>(beginning_[d]), inShape_[d], mode_);
+  }
+
   static int64_t source(int64_t coordinate, int64_t size, MLPaddingMode mode) {
     if (coordinate >= 0 && coordinate < size) return coordinate;
     switch (mode) {
@@ -327,8 +339,10 @@ class PadOp final : public CpuOp {
 
   graph::OperandId input_, output_;
   size_t elementBytes_;
-  Dims outShape_, inStrides_;
-  std::vector<std::vector<int64_t>> maps_;
+  Dims outShape_, inShape_, inStrides_;
+  MLPaddingMode mode_ = MLPaddingMode::Constant;
+  std::vector<uint32_t> beginning_;
+  std::vector<std::vector<int64_t>> maps_;  // empty for an axis too long to table
   std::vector<std::byte> value_;
 };
 
