@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "api/graph_state.h"
@@ -59,6 +60,59 @@ TEST(VulkanBackend, AnElementwiseOpOverMoreThan65535WorkgroupsCoversEveryElement
   for (uint32_t i = 0; i < count; ++i) {
     ASSERT_EQ(result[i], values[i] + 1.0f) << "at " << i;
   }
+}
+
+// Buffers share pooled device memory: thousands of small buffers live in a few VkDeviceMemory
+// objects (Vulkan guarantees only 4096), placed at their alignment without overlap, mapped
+// memory is usable through every buffer, and the memory goes back as the buffers go.
+TEST(VulkanMemoryPool, ThousandsOfBuffersShareAFewAllocationsAndGiveThemBack) {
+  auto device = vulkan::Device::create({}, MLPowerPreference::Default);
+  vulkan::MemoryPool& pool = device->memoryPool();
+  const size_t before = pool.deviceAllocationCount();
+  std::vector<std::unique_ptr<vulkan::Buffer>> buffers;
+  for (uint32_t i = 0; i < 6000; ++i) {
+    buffers.push_back(std::make_unique<vulkan::Buffer>(device, 100 + (i % 7) * 300,
+                                                       /*hostVisible=*/true, true));
+    std::memset(buffers.back()->mapped(), static_cast<int>(i & 0xff),
+                buffers.back()->byteLength());
+  }
+  EXPECT_LE(pool.deviceAllocationCount() - before, 4u);
+  for (uint32_t i = 0; i < buffers.size(); ++i) {
+    const std::byte* bytes = buffers[i]->mapped();
+    for (uint64_t b = 0; b < buffers[i]->byteLength(); ++b) {
+      ASSERT_EQ(bytes[b], static_cast<std::byte>(i & 0xff)) << "buffer " << i << " byte " << b;
+    }
+  }
+  // A buffer above half the largest block gets its own allocation.
+  auto large = std::make_unique<vulkan::Buffer>(device, vulkan::MemoryPool::kLargestBlockBytes,
+                                                false, true);
+  const size_t withLarge = pool.deviceAllocationCount();
+  large.reset();
+  EXPECT_EQ(pool.deviceAllocationCount(), withLarge - 1);
+  // Freed out of order, ranges coalesce and blocks are returned once empty.
+  for (size_t i = 0; i < buffers.size(); i += 2) buffers[i].reset();
+  for (size_t i = 1; i < buffers.size(); i += 2) buffers[i].reset();
+  EXPECT_EQ(pool.deviceAllocationCount(), before);
+}
+
+// A graph with more constants than Vulkan's guaranteed allocation count builds, loads and runs.
+TEST(VulkanMemoryPool, AGraphWithFiveThousandConstantsRuns) {
+  MLContext context = createContext({.backend = "vulkan"});
+  MLGraphBuilder builder(context);
+  auto y = builder.input("x", {F32, {4}});
+  const uint32_t constants = 5000;
+  for (uint32_t i = 0; i < constants; ++i) {
+    y = builder.add(y, builder.constant({F32, {4}}, bytesOf({1.0f, 2.0f, 3.0f, 4.0f})));
+  }
+  MLGraph graph = builder.build({{"y", y}});
+  MLTensor in = context.createTensor({{F32, {4}}, false, true});
+  MLTensor out = context.createTensor({{F32, {4}}, true, false});
+  context.writeTensor(in, bytesOf({0.0f, 0.0f, 0.0f, 0.0f}));
+  context.dispatch(graph, {{"x", in}}, {{"y", out}});
+  const auto bytes = context.readTensor(out);
+  std::vector<float> result(4);
+  std::memcpy(result.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(result, (std::vector<float>{5000.0f, 10000.0f, 15000.0f, 20000.0f}));
 }
 
 // A vulkan backend whose constants take the staging ring (as on a discrete GPU) even where the

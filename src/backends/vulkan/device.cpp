@@ -203,12 +203,14 @@ std::shared_ptr<Device> Device::create(const VulkanOptions& options, MLPowerPref
         "vkCreateDevice");
   vkGetDeviceQueue(device->device_, device->queueFamily_, 0, &device->queue_);
   device->oneShotPool_ = device->createCommandPool();
+  device->memoryPool_ = std::make_unique<MemoryPool>(device->device_);
   return device;
 }
 
 Device::~Device() {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    memoryPool_.reset();
     if (oneShotPool_) vkDestroyCommandPool(device_, oneShotPool_, nullptr);
     vkDestroyDevice(device_, nullptr);
   }
@@ -328,34 +330,23 @@ Buffer::Buffer(std::shared_ptr<Device> device, uint64_t byteLength, bool hostVis
                         " bytes");
   }
   deviceLocal_ = device_->memoryFlags(type) & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-  VkMemoryAllocateInfo allocate{};
-  allocate.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-  allocate.allocationSize = requirements.size;
-  allocate.memoryTypeIndex = static_cast<uint32_t>(type);
-  VkResult result = vkAllocateMemory(vk, &allocate, nullptr, &memory_);
-  if (result != VK_SUCCESS) {
+  const bool mappable = device_->memoryFlags(type) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  try {
+    allocation_ = device_->memoryPool().allocate(static_cast<uint32_t>(type), requirements.size,
+                                                 requirements.alignment, mappable);
+    check(vkBindBufferMemory(vk, buffer_, allocation_.memory, allocation_.offset),
+          "vkBindBufferMemory");
+  } catch (...) {
+    device_->memoryPool().free(allocation_);
     vkDestroyBuffer(vk, buffer_, nullptr);
-    throwOperationError("vulkan: out of device memory allocating " + std::to_string(size) +
-                        " bytes (VkResult " + std::to_string(static_cast<int>(result)) + ")");
+    throw;
   }
-  vkBindBufferMemory(vk, buffer_, memory_, 0);
-  if (device_->memoryFlags(type) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-    void* pointer = nullptr;
-    result = vkMapMemory(vk, memory_, 0, VK_WHOLE_SIZE, 0, &pointer);
-    if (result != VK_SUCCESS) {
-      vkFreeMemory(vk, memory_, nullptr);
-      vkDestroyBuffer(vk, buffer_, nullptr);
-      check(result, "vkMapMemory");
-    }
-    mapped_ = static_cast<std::byte*>(pointer);
-  }
+  mapped_ = allocation_.mapped;
 }
 
 Buffer::~Buffer() {
-  VkDevice vk = device_->handle();
-  if (mapped_) vkUnmapMemory(vk, memory_);
-  vkDestroyBuffer(vk, buffer_, nullptr);
-  vkFreeMemory(vk, memory_, nullptr);
+  vkDestroyBuffer(device_->handle(), buffer_, nullptr);
+  device_->memoryPool().free(allocation_);
 }
 
 }  // namespace webnn::vulkan

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/vulkan/memory_pool.h"
 #include "webnn/context.h"
 
 namespace webnn::vulkan {
@@ -53,7 +54,8 @@ const char* deviceTypeName(VkPhysicalDeviceType type);
 
 class Device;
 
-// A VkBuffer with its own memory; mapped() is non-null when the memory is host-visible.
+// A VkBuffer in memory from the device's pool (memory_pool.h); mapped() is non-null when the
+// memory is host-visible.
 class Buffer {
  public:
   Buffer(std::shared_ptr<Device> device, uint64_t byteLength, bool hostVisible,
@@ -70,7 +72,7 @@ class Buffer {
  private:
   std::shared_ptr<Device> device_;
   VkBuffer buffer_ = VK_NULL_HANDLE;
-  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  MemoryAllocation allocation_;
   uint64_t byteLength_ = 0;
   std::byte* mapped_ = nullptr;
   bool deviceLocal_ = false;
@@ -100,6 +102,9 @@ class Device : public std::enable_shared_from_this<Device> {
   // The largest byte length one storage buffer binding may have.
   uint64_t maxBindingBytes() const;
 
+  // Where every Buffer's memory comes from.
+  MemoryPool& memoryPool() { return *memoryPool_; }
+
   // Records commands with `record`, submits them on the compute queue and waits for them.
   void submitAndWait(const std::function<void(VkCommandBuffer)>& record);
   // Submits `commands` with `fence` (queue access is serialized here).
@@ -121,6 +126,7 @@ class Device : public std::enable_shared_from_this<Device> {
   std::mutex queueMutex_;
   std::mutex poolMutex_;
   VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
+  std::unique_ptr<MemoryPool> memoryPool_;
 };
 
 }  // namespace webnn::vulkan
