@@ -22,7 +22,8 @@ HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
   if (byteLength == 0) return;
   if (byteLength >= kMapThreshold) {
     const uint64_t length = (byteLength + kHugePage - 1) / kHugePage * kHugePage;
-    void* memory = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* memory =
+        mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
       throw Error(Error::Kind::OperationError,
                   "cannot allocate " + std::to_string(byteLength) + " bytes of host memory");
@@ -42,7 +43,9 @@ HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
   }
 }
 
-HostBuffer::~HostBuffer() { release(); }
+HostBuffer::~HostBuffer() {
+  release();
+}
 
 HostBuffer::HostBuffer(HostBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),

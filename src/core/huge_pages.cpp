@@ -8,7 +8,7 @@
 namespace webnn {
 namespace {
 
-constexpr int kHugePageOrder = 9;  // 2 MiB = 2^9 pages of 4 KiB
+constexpr int kHugePageOrder = 9;            // 2 MiB = 2^9 pages of 4 KiB
 constexpr size_t kFreePageReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
 constexpr std::string_view kBalloonDevice = "0x0005";
 

@@ -915,6 +915,26 @@ void addQuantizationAndRecurrentCases() {
                                         b.constant(T::Float32, {2, 1}, {0.1, 0.5}),
                                         b.values(t, {2, 1}, {3, 5}));
   });
+  // Blockwise scales (blocks of 2 x 3 over a [4, 6] input), saturation and ties to even, each
+  // quantized type the cpu kernel takes (dequantize: the case's type is the quantized one).
+  for (T q : {T::Int8, T::Uint8, T::Int32, T::Uint32}) {
+    add("quantizeLinear blockwise " + std::string(toString(q)), O::QuantizeLinear,
+        [q](CaseBuilder& b, T t) {
+          const bool isSigned = q == T::Int8 || q == T::Int32;
+          return b.builder().quantizeLinear(b.input(t, {3, 4, 6}, {-300, 300}),
+                                            b.values(t, {2, 2}, {0.5, 2.0, 1.0, 0.25}),
+                                            b.values(q, {2, 2}, {isSigned ? -3.0 : 3.0, 0, 7, 1}));
+        });
+  }
+  add("dequantizeLinear blockwise", O::DequantizeLinear, [](CaseBuilder& b, T t) {
+    return b.builder().dequantizeLinear(b.input(t, {3, 4, 6}, {0, 100}),
+                                        b.values(T::Float32, {1, 2, 3}, {0.5, 2, 1, 0.25, 3, 0.1}),
+                                        b.values(t, {1, 2, 3}, {1, 0, 2, 5, 9, 100}));
+  });
+  add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
+    return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),
+                                      b.values(t, {1}, {1.0}), b.values(T::Int8, {1}, {0}));
+  });
   add("gru both directions", O::Gru, [](CaseBuilder& b, T t) {
     auto out = b.builder().gru(b.input(t, {3, 2, 4}, kSmall), b.constant(t, {2, 9, 4}, kSmall),
                                b.constant(t, {2, 9, 3}, kSmall), 3, 3,

@@ -141,6 +141,20 @@ TEST(CpuBackend, DeconvolutionResampleAndReductionsDoNotFallBack) {
   expectNoFallback(graph, 10);
 }
 
+TEST(CpuBackend, QuantizationDoesNotFallBack) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  const std::vector<float> scales{0.5f, 0.25f};
+  const std::vector<int8_t> zeroPoints{1, -2};
+  auto x = builder.input("x", {F32, {2, 8}});
+  auto scale = builder.constant({F32, {2, 1}}, bytesOf(scales));
+  auto zero =
+      builder.constant({MLOperandDataType::Int8, {2, 1}}, std::as_bytes(std::span(zeroPoints)));
+  auto y = builder.dequantizeLinear(builder.quantizeLinear(x, scale, zero), scale, zero);
+  MLGraph graph = builder.build({{"y", y}});
+  expectNoFallback(graph, 2);
+}
+
 TEST(CpuBackend, Float16StaysOnTheReference) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);

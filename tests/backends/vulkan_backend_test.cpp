@@ -73,8 +73,7 @@ TEST(VulkanMemoryPool, ThousandsOfBuffersShareAFewAllocationsAndGiveThemBack) {
   for (uint32_t i = 0; i < 6000; ++i) {
     buffers.push_back(std::make_unique<vulkan::Buffer>(device, 100 + (i % 7) * 300,
                                                        /*hostVisible=*/true, true));
-    std::memset(buffers.back()->mapped(), static_cast<int>(i & 0xff),
-                buffers.back()->byteLength());
+    std::memset(buffers.back()->mapped(), static_cast<int>(i & 0xff), buffers.back()->byteLength());
   }
   EXPECT_LE(pool.deviceAllocationCount() - before, 4u);
   for (uint32_t i = 0; i < buffers.size(); ++i) {
@@ -84,8 +83,8 @@ TEST(VulkanMemoryPool, ThousandsOfBuffersShareAFewAllocationsAndGiveThemBack) {
     }
   }
   // A buffer above half the largest block gets its own allocation.
-  auto large = std::make_unique<vulkan::Buffer>(device, vulkan::MemoryPool::kLargestBlockBytes,
-                                                false, true);
+  auto large =
+      std::make_unique<vulkan::Buffer>(device, vulkan::MemoryPool::kLargestBlockBytes, false, true);
   const size_t withLarge = pool.deviceAllocationCount();
   large.reset();
   EXPECT_EQ(pool.deviceAllocationCount(), withLarge - 1);

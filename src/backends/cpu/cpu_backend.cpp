@@ -142,6 +142,9 @@ std::unique_ptr<CpuOp> createOneDnnOp(const OpCompileContext& context) {
         return createDeconvolutionOp(context);
       case graph::OpType::Resample2d:
         return createResampleOp(context);
+      case graph::OpType::QuantizeLinear:
+      case graph::OpType::DequantizeLinear:
+        return createQuantizationOp(context);
       default:
         return createEltwiseOp(context);  // null for ops that are not element-wise activations
     }

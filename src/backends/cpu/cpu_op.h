@@ -175,6 +175,9 @@ std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context
 std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context);
 // ops/deconvolution.cpp: convTranspose2d on oneDNN's deconvolution, float32.
 std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context);
+// ops/quantization.cpp: quantizeLinear, dequantizeLinear (float32 with int8, uint8, int32,
+// uint32; blockwise scale and zeroPoint).
+std::unique_ptr<CpuOp> createQuantizationOp(const OpCompileContext& context);
 // ops/resample.cpp: resample2d (linear float32, nearest any whole-byte type).
 std::unique_ptr<CpuOp> createResampleOp(const OpCompileContext& context);
 // The reference kernel of the operation (always available for the ops the backend supports).

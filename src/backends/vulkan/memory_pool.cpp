@@ -35,18 +35,17 @@ MemoryPool::Block& MemoryPool::newBlock(uint32_t type, uint64_t size, bool hostV
   block->dedicated = dedicated;
   VkResult result = vkAllocateMemory(device_, &info, nullptr, &block->memory);
   if (result != VK_SUCCESS) {
-    throw Error(Error::Kind::OperationError,
-                "vulkan: out of device memory allocating " + std::to_string(size) +
-                    " bytes (VkResult " + std::to_string(static_cast<int>(result)) + ")");
+    throw Error(Error::Kind::OperationError, "vulkan: out of device memory allocating " +
+                                                 std::to_string(size) + " bytes (VkResult " +
+                                                 std::to_string(static_cast<int>(result)) + ")");
   }
   if (hostVisible) {
     void* pointer = nullptr;
     result = vkMapMemory(device_, block->memory, 0, VK_WHOLE_SIZE, 0, &pointer);
     if (result != VK_SUCCESS) {
       vkFreeMemory(device_, block->memory, nullptr);
-      throw Error(Error::Kind::OperationError,
-                  "vulkan: vkMapMemory failed (VkResult " +
-                      std::to_string(static_cast<int>(result)) + ")");
+      throw Error(Error::Kind::OperationError, "vulkan: vkMapMemory failed (VkResult " +
+                                                   std::to_string(static_cast<int>(result)) + ")");
     }
     block->mapped = static_cast<std::byte*>(pointer);
   }
@@ -96,8 +95,7 @@ MemoryAllocation MemoryPool::allocate(uint32_t type, uint64_t size, uint64_t ali
     }
   }
   ++chosen->liveAllocations;
-  return {chosen->memory, offset, size, chosen->mapped ? chosen->mapped + offset : nullptr,
-          chosen};
+  return {chosen->memory, offset, size, chosen->mapped ? chosen->mapped + offset : nullptr, chosen};
 }
 
 void MemoryPool::free(const MemoryAllocation& allocation) {

@@ -2,8 +2,8 @@
 // coordinate mapping: half-pixel centres, source = (destination + 0.5) / scale - 0.5; nearest
 // takes floor((destination + 0.5) / scale), linear interpolates the two neighbours with the source
 // clamped to [0, size - 1]. (oneDNN's resampling rounds nearest differently.) Any two axes of the
-// 4-D input. Linear in float32; nearest for every whole-byte type (a copy). The taps of the rows' axes
-// are computed per row, the inner axis's tabled at compile (when bounded); OpenMP over rows.
+// 4-D input. Linear in float32; nearest for every whole-byte type (a copy). The taps of the rows'
+// axes are computed per row, the inner axis's tabled at compile (when bounded); OpenMP over rows.
 #include <algorithm>
 #include <array>
 #include <cmath>
