@@ -64,4 +64,45 @@ Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32
   return step;
 }
 
+const std::vector<MLOperandDataType> kElementTypes = {
+    MLOperandDataType::Float32, MLOperandDataType::Float16, MLOperandDataType::Int32,
+    MLOperandDataType::Uint32,  MLOperandDataType::Int64,   MLOperandDataType::Uint64,
+    MLOperandDataType::Int8,    MLOperandDataType::Uint8};
+
+uint32_t shaderTypeCode(MLOperandDataType type) {
+  switch (type) {
+    case MLOperandDataType::Float32:
+      return 0;
+    case MLOperandDataType::Float16:
+      return 1;
+    case MLOperandDataType::Int32:
+      return 2;
+    case MLOperandDataType::Uint32:
+      return 3;
+    case MLOperandDataType::Int64:
+      return 4;
+    case MLOperandDataType::Uint64:
+      return 5;
+    case MLOperandDataType::Int8:
+      return 6;
+    case MLOperandDataType::Uint8:
+      return 7;
+    default:
+      throwOperationError("vulkan: shaders have no code for data type " +
+                          std::string(toString(type)));
+  }
+}
+
+uint32_t elementBytes(MLOperandDataType type) {
+  return bitsPerElement(type) / 8;
+}
+
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bytes,
+                  std::vector<uint32_t> params, std::vector<graph::OperandId> bindings) {
+  params.insert(params.begin(), {count, bytes});
+  const uint32_t perInvocation = bytes >= 4 ? 1 : 4 / bytes;
+  const uint32_t invocations = count / perInvocation + (count % perInvocation ? 1 : 0);
+  return elementwiseStep(shader, invocations, std::move(params), std::move(bindings));
+}
+
 }  // namespace webnn::vulkan

@@ -76,6 +76,11 @@ void registerWhereOps(OpTable& table);
 void registerCastOps(OpTable& table);
 void registerResample2dOps(OpTable& table);
 void registerConvTranspose2dOps(OpTable& table);
+void registerComparisonOps(OpTable& table);
+void registerArgMinMaxOps(OpTable& table);
+void registerCumulativeSumOps(OpTable& table);
+void registerScatterOps(OpTable& table);
+void registerRearrangeOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError
@@ -94,5 +99,19 @@ uint32_t floatBits(double value);
 // A step over `count` invocations of a 64-wide 1-D shader.
 Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32_t> params,
                      std::vector<graph::OperandId> bindings);
+
+// The data types a shader reads and writes through elements.glsl: every type but the packed
+// int4/uint4.
+extern const std::vector<MLOperandDataType> kElementTypes;
+// elements.glsl's (and cast.comp's) code of a data type: 0 float32, 1 float16, 2 int32,
+// 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8.
+uint32_t shaderTypeCode(MLOperandDataType type);
+// Bytes per element of a type of kElementTypes.
+uint32_t elementBytes(MLOperandDataType type);
+// A step of a shader built on write_elements.glsl: `count` output elements of `bytes` bytes, its
+// parameters {count, bytes} followed by `params`; one invocation per element of 4 or 8 bytes,
+// per output word of narrower ones.
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bytes,
+                  std::vector<uint32_t> params, std::vector<graph::OperandId> bindings);
 
 }  // namespace webnn::vulkan

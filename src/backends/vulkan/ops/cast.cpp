@@ -7,27 +7,6 @@ namespace {
 
 using T = MLOperandDataType;
 
-uint32_t typeCode(T type) {
-  switch (type) {
-    case T::Float32:
-      return 0;
-    case T::Float16:
-      return 1;
-    case T::Int32:
-      return 2;
-    case T::Uint32:
-      return 3;
-    case T::Int64:
-      return 4;
-    case T::Uint64:
-      return 5;
-    case T::Int8:
-      return 6;
-    default:
-      return 7;  // uint8
-  }
-}
-
 void compileCast(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t count = elementCount(context.shape(context.output()), "the cast output");
   const T to = context.descriptor(context.output()).dataType;
@@ -35,7 +14,7 @@ void compileCast(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t invocations = count / perWord + (count % perWord ? 1 : 0);
   steps.push_back(elementwiseStep(
       "cast", invocations,
-      {count, typeCode(context.descriptor(context.input(0)).dataType), typeCode(to), 0},
+      {count, shaderTypeCode(context.descriptor(context.input(0)).dataType), shaderTypeCode(to), 0},
       {context.input(0), context.output()}));
 }
 

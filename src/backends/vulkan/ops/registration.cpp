@@ -19,6 +19,11 @@ const OpTable& vulkanOps() {
     registerCastOps(ops);
     registerResample2dOps(ops);
     registerConvTranspose2dOps(ops);
+    registerComparisonOps(ops);
+    registerArgMinMaxOps(ops);
+    registerCumulativeSumOps(ops);
+    registerScatterOps(ops);
+    registerRearrangeOps(ops);
     return ops;
   }();
   return table;
