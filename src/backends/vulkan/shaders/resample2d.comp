@@ -9,14 +9,58 @@ layout(local_size_x = 64) in;
 layout(std430, binding = 1) readonly buffer In { float src[]; };
 layout(std430, binding = 2) writeonly buffer Out { float dst[]; };
 
+// x = hi + lo exactly, hi of 12 significant bits (Veltkamp's split).
+void split(float x, out float hi, out float lo) {
+  precise float c = 4097.0 * x;
+  precise float h = c - (c - x);
+  hi = h;
+  lo = x - h;
+}
+
+// (destination + 0.5) / scale as whole + fraction (fraction in [0, 1)) to float32 rounding of
+// the fraction: the float32 quotient of a large destination loses the fraction's low bits (at
+// 70000 outputs, 2e-3 of a pixel), so the quotient's floor is corrected by the remainder
+// numerator - whole * scale, computed exactly with Dekker's product (no fma needed).
+void divide(uint destination, float scale, out float whole, out float fraction) {
+  float numerator = float(destination) + 0.5;
+  float n = floor(numerator / scale);
+  precise float product = n * scale;
+  float nh, nl, sh, sl;
+  split(n, nh, nl);
+  split(scale, sh, sl);
+  precise float error = ((nh * sh - product) + nh * sl + nl * sh) + nl * sl;
+  precise float remainder = (numerator - product) - error;
+  if (remainder < 0.0) {
+    n -= 1.0;
+    remainder += scale;
+  } else if (remainder >= scale) {
+    n += 1.0;
+    remainder -= scale;
+  }
+  whole = n;
+  fraction = clamp(remainder / scale, 0.0, 1.0);
+}
+
 void tap(uint destination, float scale, uint size, out uint low, out uint high, out float w) {
-  float source = clamp((float(destination) + 0.5) / scale - 0.5, 0.0, float(size - 1u));
-  low = uint(floor(source));
+  float whole, fraction;
+  divide(destination, scale, whole, fraction);
+  // source = whole + fraction - 0.5, clamped to [0, size - 1].
+  float lowIndex = fraction >= 0.5 ? whole : whole - 1.0;
+  w = fraction >= 0.5 ? fraction - 0.5 : fraction + 0.5;
+  if (lowIndex < 0.0) {
+    lowIndex = 0.0;
+    w = 0.0;
+  } else if (lowIndex >= float(size - 1u)) {
+    lowIndex = float(size - 1u);
+    w = 0.0;
+  }
+  low = uint(lowIndex);
   high = min(low + 1u, size - 1u);
-  w = source - float(low);
 }
 uint nearest(uint destination, float scale, uint size) {
-  return uint(clamp(floor((float(destination) + 0.5) / scale), 0.0, float(size - 1u)));
+  float whole, fraction;
+  divide(destination, scale, whole, fraction);
+  return uint(clamp(whole, 0.0, float(size - 1u)));
 }
 
 void main() {
