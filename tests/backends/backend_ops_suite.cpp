@@ -149,6 +149,7 @@ void expectSame(const Output& actual, const Output& expected) {
   for (uint64_t i = 0; i < count; ++i) {
     const double a = loadElement(type, actual.bytes.data(), i);
     const double e = loadElement(type, expected.bytes.data(), i);
+    if (a == e) continue;  // (infinities too)
     if (std::isnan(e) ? std::isnan(a) : std::abs(a - e) <= tolerance * std::max(1.0, std::abs(e)))
       continue;
     if (++mismatches <= 5) ADD_FAILURE() << "element " << i << ": " << a << ", expected " << e;
@@ -1083,6 +1084,28 @@ void addEdgeValueCases() {
   add("triangular 1x1", O::Triangular, [](CaseBuilder& b, T t) {
     return b.builder().triangular(b.input(t, {1, 1}), {.upper = false, .diagonal = -1});
   });
+
+  // quantizeLinear: ties to even, saturation at both ends, NaN, infinities; blocks of 2 x 3.
+  for (T zeroType : {T::Int8, T::Uint8, T::Int32, T::Uint32}) {
+    add("quantizeLinear edge values, blocks, zeroPoint " + std::string(toString(zeroType)),
+        O::QuantizeLinear, [zeroType, n](CaseBuilder& b, T t) {
+          std::vector<double> values = kEdgeValues;
+          for (double tie : {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5}) values.push_back(tie);
+          values.resize(2 * 2 * n, 3.75);
+          return b.builder().quantizeLinear(b.inputWith(t, {4, n}, values),
+                                            b.values(t, {2, 1}, {1.0, 0.5}),
+                                            b.values(zeroType, {2, 1}, {3, -200}));
+        });
+    add(
+        "dequantizeLinear extremes, blocks, " + std::string(toString(zeroType)),
+        O::DequantizeLinear,
+        [zeroType, n](CaseBuilder& b, T t) {
+          return b.builder().dequantizeLinear(b.inputWith(zeroType, {2, n}, kEdgeValues),
+                                              b.values(t, {1, 2}, {0.25, -3.0}),
+                                              b.values(zeroType, {1, 2}, {-7, 1e12}));
+        },
+        {}, "scale");
+  }
 }
 
 void addQuantizationAndRecurrentCases() {

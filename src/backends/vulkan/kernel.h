@@ -81,6 +81,7 @@ void registerArgMinMaxOps(OpTable& table);
 void registerCumulativeSumOps(OpTable& table);
 void registerScatterOps(OpTable& table);
 void registerRearrangeOps(OpTable& table);
+void registerQuantizationOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError

@@ -24,6 +24,7 @@ const OpTable& vulkanOps() {
     registerCumulativeSumOps(ops);
     registerScatterOps(ops);
     registerRearrangeOps(ops);
+    registerQuantizationOps(ops);
     return ops;
   }();
   return table;
