@@ -67,7 +67,8 @@ Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32
 const std::vector<MLOperandDataType> kElementTypes = {
     MLOperandDataType::Float32, MLOperandDataType::Float16, MLOperandDataType::Int32,
     MLOperandDataType::Uint32,  MLOperandDataType::Int64,   MLOperandDataType::Uint64,
-    MLOperandDataType::Int8,    MLOperandDataType::Uint8};
+    MLOperandDataType::Int8,    MLOperandDataType::Uint8,   MLOperandDataType::Int4,
+    MLOperandDataType::Uint4};
 
 uint32_t shaderTypeCode(MLOperandDataType type) {
   switch (type) {
@@ -87,20 +88,18 @@ uint32_t shaderTypeCode(MLOperandDataType type) {
       return 6;
     case MLOperandDataType::Uint8:
       return 7;
-    default:
-      throwOperationError("vulkan: shaders have no code for data type " +
-                          std::string(toString(type)));
+    case MLOperandDataType::Int4:
+      return 8;
+    case MLOperandDataType::Uint4:
+      return 9;
   }
+  throwOperationError("vulkan: shaders have no code for data type " + std::string(toString(type)));
 }
 
-uint32_t elementBytes(MLOperandDataType type) {
-  return bitsPerElement(type) / 8;
-}
-
-Step elementsStep(std::string_view shader, uint32_t count, uint32_t bytes,
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bits,
                   std::vector<uint32_t> params, std::vector<graph::OperandId> bindings) {
-  params.insert(params.begin(), {count, bytes});
-  const uint32_t perInvocation = bytes >= 4 ? 1 : 4 / bytes;
+  params.insert(params.begin(), {count, bits});
+  const uint32_t perInvocation = bits >= 32 ? 1 : 32 / bits;
   const uint32_t invocations = count / perInvocation + (count % perInvocation ? 1 : 0);
   return elementwiseStep(shader, invocations, std::move(params), std::move(bindings));
 }

@@ -101,18 +101,15 @@ uint32_t floatBits(double value);
 Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32_t> params,
                      std::vector<graph::OperandId> bindings);
 
-// The data types a shader reads and writes through elements.glsl: every type but the packed
-// int4/uint4.
+// The data types a shader reads and writes through elements.glsl: every type.
 extern const std::vector<MLOperandDataType> kElementTypes;
-// elements.glsl's (and cast.comp's) code of a data type: 0 float32, 1 float16, 2 int32,
-// 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8.
+// elements.glsl's (and, up to 7, cast.comp's) code of a data type: 0 float32, 1 float16,
+// 2 int32, 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8, 8 int4, 9 uint4.
 uint32_t shaderTypeCode(MLOperandDataType type);
-// Bytes per element of a type of kElementTypes.
-uint32_t elementBytes(MLOperandDataType type);
-// A step of a shader built on write_elements.glsl: `count` output elements of `bytes` bytes, its
-// parameters {count, bytes} followed by `params`; one invocation per element of 4 or 8 bytes,
-// per output word of narrower ones.
-Step elementsStep(std::string_view shader, uint32_t count, uint32_t bytes,
+// A step of a shader built on write_elements.glsl: `count` output elements of `bits` bits
+// (bitsPerElement), its parameters {count, bits} followed by `params`; one invocation per
+// element of 32 or 64 bits, per output word of narrower ones.
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bits,
                   std::vector<uint32_t> params, std::vector<graph::OperandId> bindings);
 
 }  // namespace webnn::vulkan

@@ -18,7 +18,7 @@ void compileArgMinMax(const OpContext& context, std::vector<Step>& steps) {
   steps.push_back(elementwiseStep(
       "arg_min_max", count,
       {count, shaderTypeCode(context.descriptor(context.input(0)).dataType), isMax ? 1u : 0u,
-       shape.at(axis), inner, elementBytes(context.descriptor(context.output()).dataType)},
+       shape.at(axis), inner, bitsPerElement(context.descriptor(context.output()).dataType)},
       {context.input(0), context.output()}));
 }
 

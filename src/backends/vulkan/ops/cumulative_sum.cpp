@@ -12,7 +12,7 @@ void compileCumulativeSum(const OpContext& context, std::vector<Step>& steps) {
   uint32_t inner = 1;
   for (size_t d = attributes.axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const MLOperandDataType type = context.descriptor(context.output()).dataType;
-  steps.push_back(elementsStep("cumulative_sum", count, elementBytes(type),
+  steps.push_back(elementsStep("cumulative_sum", count, bitsPerElement(type),
                                {shaderTypeCode(type), shape.at(attributes.axis), inner,
                                 attributes.exclusive ? 1u : 0u, attributes.reversed ? 1u : 0u},
                                {context.input(0), context.output()}));

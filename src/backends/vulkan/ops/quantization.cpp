@@ -29,7 +29,7 @@ void compileQuantization(const OpContext& context, std::vector<Step>& steps) {
   appendPadded(params, blocks, 1);
   appendPadded(params, contiguousStrides(scaleShape));
   steps.push_back(
-      elementsStep("quantize", count, elementBytes(outType), std::move(params),
+      elementsStep("quantize", count, bitsPerElement(outType), std::move(params),
                    {context.input(0), context.input(1), context.input(2), context.output()}));
 }
 

@@ -1,5 +1,5 @@
 // tile, reverse and triangular of elements of any size (tile.comp, reverse.comp,
-// triangular.comp): one invocation per output element (per output word below 4 bytes) reads its
+// triangular.comp): one invocation per output element (per output word below 32 bits) reads its
 // source.
 #include "backends/vulkan/kernel.h"
 
@@ -8,8 +8,8 @@ namespace {
 
 using graph::OpType;
 
-uint32_t bytesOf(const OpContext& context) {
-  return elementBytes(context.descriptor(context.output()).dataType);
+uint32_t bitsOf(const OpContext& context) {
+  return bitsPerElement(context.descriptor(context.output()).dataType);
 }
 
 void compileTile(const OpContext& context, std::vector<Step>& steps) {
@@ -18,7 +18,7 @@ void compileTile(const OpContext& context, std::vector<Step>& steps) {
   std::vector<uint32_t> params{static_cast<uint32_t>(out.size()), 0};
   appendPadded(params, out, 1);
   appendPadded(params, context.shape(context.input(0)), 1);
-  steps.push_back(elementsStep("tile", count, bytesOf(context), std::move(params),
+  steps.push_back(elementsStep("tile", count, bitsOf(context), std::move(params),
                                {context.input(0), context.output()}));
 }
 
@@ -31,7 +31,7 @@ void compileReverse(const OpContext& context, std::vector<Step>& steps) {
   }
   std::vector<uint32_t> params{static_cast<uint32_t>(out.size()), reversedAxes};
   appendPadded(params, out, 1);
-  steps.push_back(elementsStep("reverse", count, bytesOf(context), std::move(params),
+  steps.push_back(elementsStep("reverse", count, bitsOf(context), std::move(params),
                                {context.input(0), context.output()}));
 }
 
@@ -39,7 +39,7 @@ void compileTriangular(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::TriangularAttributes>();
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
-  steps.push_back(elementsStep("triangular", count, bytesOf(context),
+  steps.push_back(elementsStep("triangular", count, bitsOf(context),
                                {out.at(out.size() - 2), out.back(), attributes.upper ? 1u : 0u,
                                 static_cast<uint32_t>(attributes.diagonal)},
                                {context.input(0), context.output()}));

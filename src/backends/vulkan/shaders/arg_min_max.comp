@@ -1,7 +1,7 @@
 // argMin/argMax along one axis, input of any numeric data type (elements.glsl's codes): the
 // first index of the smallest/largest value (a NaN never wins over an earlier value, and a first
 // NaN is never beaten), as int32 or int64. One invocation per output element. p: count, type,
-// isMax, axisSize, inner (the product of the dimensions after the axis), outputBytes (4, 8).
+// isMax, axisSize, inner (the product of the dimensions after the axis), outputBits (32, 64).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -19,15 +19,15 @@ void main() {
   bool isMax = p[2] != 0u;
   uint axisSize = p[3];
   uint inner = p[4];
-  uint bytes = bytesOf(type);
+  uint bits = bitsOf(type);
   uint base = (o / inner) * axisSize * inner + o % inner;
   uint best = 0u;
   if (axisSize == 0u) {
     // An empty axis: nothing to read, index 0.
   } else if (isFloatType(type)) {
-    float bestValue = floatValue(load(base, bytes), type);
+    float bestValue = floatValue(load(base, bits), type);
     for (uint r = 1u; r < axisSize; ++r) {
-      float value = floatValue(load(base + r * inner, bytes), type);
+      float value = floatValue(load(base + r * inner, bits), type);
       bool better = !isnan(value) && !isnan(bestValue) &&
                     (isMax ? value > bestValue : value < bestValue);
       if (better) {
@@ -37,9 +37,9 @@ void main() {
     }
   } else {
     bool signedValues = isSignedType(type);
-    uvec2 bestValue = integerValue(load(base, bytes), type);
+    uvec2 bestValue = integerValue(load(base, bits), type);
     for (uint r = 1u; r < axisSize; ++r) {
-      uvec2 value = integerValue(load(base + r * inner, bytes), type);
+      uvec2 value = integerValue(load(base + r * inner, bits), type);
       if (isMax ? integerLess(bestValue, value, signedValues)
                 : integerLess(value, bestValue, signedValues)) {
         best = r;
@@ -47,7 +47,7 @@ void main() {
       }
     }
   }
-  if (p[5] == 8u) {
+  if (p[5] == 64u) {
     dst[2u * o] = best;
     dst[2u * o + 1u] = 0u;
   } else {

@@ -60,9 +60,9 @@ bool predicate(uint i) {
   }
   uint op = p[2];
   uint type = p[3];
-  uint bytes = bytesOf(type);
-  uvec2 x = loadA(ai, bytes);
-  uvec2 y = loadB(bi, bytes);
+  uint bits = bitsOf(type);
+  uvec2 x = loadA(ai, bits);
+  uvec2 y = loadB(bi, bits);
   if (isFloatType(type) && op <= 5u || op >= 10u) {
     return compareFloats(op, floatValue(x, type), floatValue(y, type));
   }

@@ -2,7 +2,7 @@
 // float32 with compensation (Neumaier), so that the result is the exact sum rounded once, as the
 // reference's double sum is; integers in 64 bits, wrapping, truncated to the type. Each output
 // element sums its own run of the axis, in the reference's order (O(axis) per element, and no
-// two invocations write one word). p: count, bytes, type, axisSize, inner, exclusive, reversed.
+// two invocations write one word). p: count, bits, type, axisSize, inner, exclusive, reversed.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -19,7 +19,7 @@ uvec2 element(uint o) {
   uint inner = p[4];
   bool exclusive = p[5] != 0u;
   bool reversed = p[6] != 0u;
-  uint bytes = p[1];
+  uint bits = p[1];
   uint position = (o / inner) % axisSize;
   uint base = o - position * inner;
   // The run: positions [first, last) of the axis, in the order the reference adds them.
@@ -30,7 +30,7 @@ uvec2 element(uint o) {
     precise float compensation = 0.0;
     for (uint n = first; n < last; ++n) {
       uint r = reversed ? axisSize - 1u - (n - first) : n;
-      precise float value = floatValue(load(base + r * inner, bytes), type);
+      precise float value = floatValue(load(base + r * inner, bits), type);
       precise float next = sum + value;
       compensation += abs(sum) >= abs(value) ? (sum - next) + value : (value - next) + sum;
       sum = next;
@@ -40,7 +40,7 @@ uvec2 element(uint o) {
   }
   uvec2 sum = uvec2(0u);
   for (uint r = first; r < last; ++r) {
-    sum = integerAdd(sum, integerValue(load(base + r * inner, bytes), type));
+    sum = integerAdd(sum, integerValue(load(base + r * inner, bits), type));
   }
   return sum;
 }

@@ -1,5 +1,5 @@
 // gather, elements of any size: out[o, j, k] = in[o, indices[j], k], indices resolved as
-// indices.glsl says. p: count, bytes, axisSize, indexCount, inner, indexType.
+// indices.glsl says. p: count, bits, axisSize, indexCount, inner, indexType.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

@@ -1,5 +1,5 @@
 // gatherElements, elements of any size: out[c] = in[c with c[axis] = indices[c]], indices
-// resolved as indices.glsl says. p: count, bytes, rank, axis, indexType, axisSize, 0, 0,
+// resolved as indices.glsl says. p: count, bits, rank, axis, indexType, axisSize, 0, 0,
 // outShape[8] (the indices' shape), inStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require

@@ -1,5 +1,5 @@
 // gatherND, elements of any size: out[b, e] = in[tuple b of indices, e], each coordinate
-// resolved as indices.glsl says. p: count, bytes, coordinateSize, indexType, inner (elements per
+// resolved as indices.glsl says. p: count, bits, coordinateSize, indexType, inner (elements per
 // tuple), 0, 0, 0, inShape[8], inStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require

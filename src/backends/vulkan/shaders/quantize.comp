@@ -2,7 +2,7 @@
 // input uses element c[d] / block[d] of theirs, block[d] = input[d] / scale[d]). quantize:
 // saturate(roundEven(input / scale) + zeroPoint), NaN 0, the addition and saturation in 64-bit
 // integers; dequantize: (input - zeroPoint) * scale, the difference exact in 64 bits. Data types
-// as elements.glsl's codes. p: count, bytes (of the output), dequantize, inType, scaleType,
+// as elements.glsl's codes. p: count, bits (of the output), dequantize, inType, scaleType,
 // zeroType, outType, rank, shape[8], block[8], scaleStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -34,15 +34,19 @@ float floatOfInteger(uvec2 v) {
   return -(float(magnitude.x) + float(magnitude.y) * 4294967296.0);
 }
 
-// The smallest and largest value of integer type `type` (int8, uint8, int32, uint32).
+// The smallest and largest value of integer type `type` (int8, uint8, int32, uint32, int4,
+// uint4).
 uvec2 lowest(uint type) {
   if (type == 6u) return uvec2(0xffffff80u, 0xffffffffu);
+  if (type == 8u) return uvec2(0xfffffff8u, 0xffffffffu);
   if (type == 2u) return uvec2(0x80000000u, 0xffffffffu);
   return uvec2(0u);
 }
 uvec2 highest(uint type) {
   if (type == 6u) return uvec2(127u, 0u);
   if (type == 7u) return uvec2(255u, 0u);
+  if (type == 8u) return uvec2(7u, 0u);
+  if (type == 9u) return uvec2(15u, 0u);
   if (type == 2u) return uvec2(0x7fffffffu, 0u);
   return uvec2(0xffffffffu, 0u);
 }
@@ -56,9 +60,9 @@ uvec2 element(uint o) {
     scaleIndex += (rest % extent) / p[16 + d] * p[24 + d];
     rest /= extent;
   }
-  float s = floatValue(loadScale(scaleIndex, bytesOf(scaleType)), scaleType);
-  uvec2 zero = integerValue(loadZeroPoint(scaleIndex, bytesOf(zeroType)), zeroType);
-  uvec2 raw = loadInput(o, bytesOf(inType));
+  float s = floatValue(loadScale(scaleIndex, bitsOf(scaleType)), scaleType);
+  uvec2 zero = integerValue(loadZeroPoint(scaleIndex, bitsOf(zeroType)), zeroType);
+  uvec2 raw = loadInput(o, bitsOf(inType));
   if (p[2] != 0u) {
     // (input - zeroPoint) * scale.
     uvec2 negatedZero = integerAdd(uvec2(~zero.x, ~zero.y), uvec2(1u, 0u));

@@ -1,5 +1,5 @@
 // reverse, elements of any size: out[c] = in[c with the reversed axes' coordinates mirrored].
-// p: count, bytes, rank, reversedAxes (bit d: axis d), shape[8].
+// p: count, bits, rank, reversedAxes (bit d: axis d), shape[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

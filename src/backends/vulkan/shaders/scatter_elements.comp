@@ -2,7 +2,7 @@
 // last indices position (in row-major order, as the reference applies them) that addresses c,
 // else in[c]. Position q addresses c when q equals c off the axis and indices[q] resolves (as
 // indices.glsl says) to c[axis]; O(indices' axis) per element, and no write races. p: count,
-// bytes, rank, axis, indexType, indicesAxisSize, 0, 0, outShape[8], indicesStrides[8].
+// bits, rank, axis, indexType, indicesAxisSize, 0, 0, outShape[8], indicesStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"

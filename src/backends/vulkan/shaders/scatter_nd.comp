@@ -1,7 +1,7 @@
 // scatterND, elements of any size, as the output's gather: out[o] is element e of the last
 // update slice (in order, as the reference applies them) whose tuple of indices addresses the
 // slice holding o (coordinates resolved as indices.glsl says), else in[o]; O(tuples) per
-// element, and no write races. p: count, bytes, coordinateSize, indexType, inner (elements per
+// element, and no write races. p: count, bits, coordinateSize, indexType, inner (elements per
 // slice), tuples, 0, 0, outShape[8], outStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require

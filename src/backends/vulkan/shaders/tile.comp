@@ -1,4 +1,4 @@
-// tile, elements of any size: out[c] = in[c mod inShape]. p: count, bytes, rank, 0,
+// tile, elements of any size: out[c] = in[c mod inShape]. p: count, bits, rank, 0,
 // outShape[8], inShape[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require

@@ -1,6 +1,6 @@
 // triangular, elements of any size: keeps the elements on and above (upper) or on and below
 // (lower) the diagonal of the last two dimensions, shifted by `diagonal` columns; the others are
-// 0. p: count, bytes, rows, columns, upper, diagonal (int32 bits).
+// 0. p: count, bits, rows, columns, upper, diagonal (int32 bits).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
