@@ -27,6 +27,8 @@ struct Step {
   // step (recorded as several dispatches); y and z may not.
   std::array<uint32_t, 3> groups{0, 0, 0};
   uint32_t groupSize = 64;  // invocations per workgroup along x (flatIndex's stride)
+  // The shader's float operands are float16 (float_io.glsl's specialization constant kFloat16).
+  bool float16 = false;
 };
 
 struct OpContext {

@@ -135,7 +135,7 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
       throw Error(Error::Kind::NotSupportedError, "the vulkan backend cannot run: " + names);
     }
     for (const Step& step : steps_) {
-      pipelines_.push_back(runtime_->pipelines->get(step.shader));
+      pipelines_.push_back(runtime_->pipelines->get(step.shader, step.float16));
       if (step.bindings.size() > kMaxBindings) {
         throwOperationError("vulkan: a step binds too many operands");
       }

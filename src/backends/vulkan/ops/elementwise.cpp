@@ -1,5 +1,5 @@
 // Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
-// (unary.comp), float32.
+// (unary.comp), float32 (and float16 for the unary ops).
 #include <string_view>
 
 #include "backends/vulkan/kernel.h"
@@ -122,9 +122,11 @@ UnaryCode unaryCode(const graph::Operation& operation) {
 void compileUnary(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t count = elementCount(context.shape(context.output()), "the output");
   const UnaryCode code = unaryCode(context.operation);
-  steps.push_back(elementwiseStep("unary", count,
-                                  {count, code.code, floatBits(code.alpha), floatBits(code.beta)},
-                                  {context.input(0), context.output()}));
+  Step step = elementwiseStep("unary", count,
+                              {count, code.code, floatBits(code.alpha), floatBits(code.beta)},
+                              {context.input(0), context.output()});
+  step.float16 = context.descriptor(context.output()).dataType == T::Float16;
+  steps.push_back(std::move(step));
 }
 
 }  // namespace
@@ -145,7 +147,7 @@ void registerElementwiseOps(OpTable& table) {
                       OpType::LeakyRelu, OpType::HardSigmoid, OpType::HardSwish, OpType::Linear,
                       OpType::Softplus,  OpType::Softsign,    OpType::Gelu,      OpType::Clamp,
                       OpType::Sign,      OpType::RoundEven}) {
-    table.set(type, {compileUnary, {T::Float32}, {}});
+    table.set(type, {compileUnary, {T::Float32, T::Float16}, {}});
   }
 }
 
