@@ -1,5 +1,5 @@
 // Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
-// (unary.comp), float32 (and float16 for the unary ops).
+// (unary.comp), float32 and float16 (integers too for the arithmetic binary ops).
 #include <string_view>
 
 #include "backends/vulkan/kernel.h"
@@ -36,7 +36,8 @@ void compileBinary(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t count = elementCount(out, "the output");
   const T type = context.descriptor(context.output()).dataType;
   const bool isSigned = type == T::Int32 || type == T::Int64;
-  const std::string_view shader = type == T::Float32                        ? "binary"
+  const bool isFloat = type == T::Float32 || type == T::Float16;
+  const std::string_view shader = isFloat                                   ? "binary"
                                   : (type == T::Int64 || type == T::Uint64) ? "binary_int64"
                                                                             : "binary_int";
   std::vector<uint32_t> params{count, static_cast<uint32_t>(out.size()),
@@ -44,8 +45,10 @@ void compileBinary(const OpContext& context, std::vector<Step>& steps) {
   appendPadded(params, out, 1);
   appendPadded(params, broadcastStrides(context.shape(context.input(0)), out));
   appendPadded(params, broadcastStrides(context.shape(context.input(1)), out));
-  steps.push_back(elementwiseStep(shader, count, std::move(params),
-                                  {context.input(0), context.input(1), context.output()}));
+  Step step = elementwiseStep(shader, count, std::move(params),
+                              {context.input(0), context.input(1), context.output()});
+  step.float16 = type == T::Float16;
+  steps.push_back(std::move(step));
 }
 
 struct UnaryCode {
@@ -135,10 +138,12 @@ void registerElementwiseOps(OpTable& table) {
   // Integer arithmetic wraps; integer division truncates, and by zero gives 0.
   for (OpType type :
        {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min}) {
-    table.set(type, {compileBinary, {T::Float32, T::Int32, T::Uint32, T::Int64, T::Uint64}, {}});
+    table.set(
+        type,
+        {compileBinary, {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64}, {}});
   }
   for (OpType type : {OpType::Pow, OpType::Prelu}) {
-    table.set(type, {compileBinary, {T::Float32}, {}});
+    table.set(type, {compileBinary, {T::Float32, T::Float16}, {}});
   }
   for (OpType type : {OpType::Abs,       OpType::Ceil,        OpType::Cos,       OpType::Exp,
                       OpType::Floor,     OpType::Log,         OpType::Neg,       OpType::Reciprocal,

@@ -64,8 +64,10 @@ void compileReduce(const OpContext& context, std::vector<Step>& steps) {
   appendPadded(params, keptStrides);
   appendPadded(params, reducedShape, 1);
   appendPadded(params, reducedStrides);
-  steps.push_back(
-      elementwiseStep("reduce", count, std::move(params), {context.input(0), context.output()}));
+  Step step =
+      elementwiseStep("reduce", count, std::move(params), {context.input(0), context.output()});
+  step.float16 = context.descriptor(context.output()).dataType == T::Float16;
+  steps.push_back(std::move(step));
 }
 
 }  // namespace
@@ -74,7 +76,7 @@ void registerReductionOps(OpTable& table) {
   for (OpType type : {OpType::ReduceSum, OpType::ReduceMean, OpType::ReduceMax, OpType::ReduceMin,
                       OpType::ReduceProduct, OpType::ReduceL1, OpType::ReduceL2,
                       OpType::ReduceLogSum, OpType::ReduceLogSumExp, OpType::ReduceSumSquare}) {
-    table.set(type, {compileReduce, {T::Float32}, {}});
+    table.set(type, {compileReduce, {T::Float32, T::Float16}, {}});
   }
 }
 
