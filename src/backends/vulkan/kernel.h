@@ -39,6 +39,8 @@ struct OpContext {
   const std::vector<uint32_t>& shape(graph::OperandId id) const { return ir.descriptor(id).shape; }
   graph::OperandId input(size_t i) const { return operation.inputs.at(i); }
   graph::OperandId output(size_t i = 0) const { return operation.outputs.at(i); }
+  // Whether the (first) output is float16: the op's float shader runs specialized for it.
+  bool float16() const { return descriptor(output()).dataType == MLOperandDataType::Float16; }
 };
 
 using OpCompiler = void (*)(const OpContext& context, std::vector<Step>& steps);
