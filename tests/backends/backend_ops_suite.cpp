@@ -1081,6 +1081,23 @@ void addEdgeValueCases() {
           });
     }
   }
+  // concat of more inputs than one step binds (five), with odd extents, so that narrow
+  // elements of neighbouring inputs share words across steps.
+  for (uint32_t axis : {1u, 2u}) {
+    add(
+        "concat 7 inputs odd extents axis " + std::to_string(axis), O::Concat,
+        [axis](CaseBuilder& b, T t) {
+          std::vector<MLOperand> inputs;
+          const uint32_t extents[] = {1, 2, 1, 3, 1, 1, 2};
+          for (size_t i = 0; i < 7; ++i) {
+            Shape shape{2, 3, 3};
+            shape[axis] = extents[i];
+            inputs.push_back(i % 2 ? b.constant(t, shape) : b.input(t, shape));
+          }
+          return b.builder().concat(inputs, axis);
+        },
+        {}, "inputs");
+  }
   add("triangular 1x1", O::Triangular, [](CaseBuilder& b, T t) {
     return b.builder().triangular(b.input(t, {1, 1}), {.upper = false, .diagonal = -1});
   });
