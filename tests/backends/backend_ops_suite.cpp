@@ -981,6 +981,26 @@ void addEdgeValueCases() {
       },
       {}, "a");
 
+  // abs, neg, sign, relu, clamp at the extremes (integers wrap: abs and neg of the smallest).
+  using Unary = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLOperatorOptions&);
+  const std::pair<O, Unary> unary[] = {{O::Abs, &MLGraphBuilder::abs},
+                                       {O::Neg, &MLGraphBuilder::neg},
+                                       {O::Sign, &MLGraphBuilder::sign},
+                                       {O::Relu, &MLGraphBuilder::relu}};
+  for (const auto& u : unary) {
+    const Unary method = u.second;
+    add(std::string(graph::specName(u.first)) + " edge values", u.first,
+        [method, n](CaseBuilder& b, T t) {
+          return (b.builder().*method)(b.inputWith(t, {n}, kEdgeValues), {});
+        });
+  }
+  add("clamp edge values", O::Clamp, [n](CaseBuilder& b, T t) {
+    return b.builder().clamp(b.inputWith(t, {2, n / 2}, kEdgeValues),
+                             {.minValue = 1, .maxValue = 100});
+  });
+  add("clamp no bounds, edge values", O::Clamp,
+      [n](CaseBuilder& b, T t) { return b.builder().clamp(b.inputWith(t, {n}, kEdgeValues), {}); });
+
   // argMin/argMax: ties (the first wins), NaN first (it stays) and later (it never wins).
   std::vector<double> rows = kEdgeValues;
   rows.insert(rows.end(), kEdgeValues.rbegin(), kEdgeValues.rend());

@@ -1,8 +1,10 @@
 // Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
-// (unary.comp), float32 and float16 (integers too for the arithmetic binary ops).
+// (unary.comp), float32 and float16; integers for the arithmetic binary ops and for abs, neg,
+// sign, relu and clamp (unary_int.comp).
 #include <string_view>
 
 #include "backends/vulkan/kernel.h"
+#include "core/element.h"
 
 namespace webnn::vulkan {
 namespace {
@@ -122,13 +124,56 @@ UnaryCode unaryCode(const graph::Operation& operation) {
   }
 }
 
+// A clamp bound as the 64-bit integer of its value in `type` (saturated to the type's range).
+uint64_t integerBound(const MLNumber& bound, T type) {
+  std::byte bytes[8] = {};
+  storeNumber(type, bytes, 0, bound);
+  return static_cast<uint64_t>(loadInteger(type, bytes, 0));
+}
+
+// abs, neg, sign, relu and clamp on integers (unary_int.comp).
+void compileUnaryInteger(const OpContext& context, std::vector<Step>& steps) {
+  const uint32_t count = elementCount(context.shape(context.output()), "the output");
+  const T type = context.descriptor(context.output()).dataType;
+  uint32_t code = 4;  // clamp
+  uint64_t low = 0, high = 0;
+  switch (context.operation.type) {
+    case OpType::Abs:
+      code = 0;
+      break;
+    case OpType::Neg:
+      code = 1;
+      break;
+    case OpType::Sign:
+      code = 2;
+      break;
+    case OpType::Relu:
+      code = 3;
+      break;
+    default: {
+      const auto& a = context.operation.attributesAs<graph::ClampAttributes>();
+      low = integerBound(a.minValue, type);
+      high = integerBound(a.maxValue, type);
+    }
+  }
+  steps.push_back(elementsStep(
+      "unary_int", count, bitsPerElement(type),
+      {code, shaderTypeCode(type), static_cast<uint32_t>(low), static_cast<uint32_t>(low >> 32),
+       static_cast<uint32_t>(high), static_cast<uint32_t>(high >> 32)},
+      {context.input(0), context.output()}));
+}
+
 void compileUnary(const OpContext& context, std::vector<Step>& steps) {
+  if (!isFloatingPoint(context.descriptor(context.output()).dataType)) {
+    compileUnaryInteger(context, steps);
+    return;
+  }
   const uint32_t count = elementCount(context.shape(context.output()), "the output");
   const UnaryCode code = unaryCode(context.operation);
   Step step = elementwiseStep("unary", count,
                               {count, code.code, floatBits(code.alpha), floatBits(code.beta)},
                               {context.input(0), context.output()});
-  step.float16 = context.descriptor(context.output()).dataType == T::Float16;
+  step.float16 = context.float16();
   steps.push_back(std::move(step));
 }
 
@@ -145,14 +190,18 @@ void registerElementwiseOps(OpTable& table) {
   for (OpType type : {OpType::Pow, OpType::Prelu}) {
     table.set(type, {compileBinary, {T::Float32, T::Float16}, {}});
   }
-  for (OpType type : {OpType::Abs,       OpType::Ceil,        OpType::Cos,       OpType::Exp,
-                      OpType::Floor,     OpType::Log,         OpType::Neg,       OpType::Reciprocal,
-                      OpType::Sin,       OpType::Sqrt,        OpType::Tan,       OpType::Tanh,
-                      OpType::Erf,       OpType::Relu,        OpType::Sigmoid,   OpType::Elu,
-                      OpType::LeakyRelu, OpType::HardSigmoid, OpType::HardSwish, OpType::Linear,
-                      OpType::Softplus,  OpType::Softsign,    OpType::Gelu,      OpType::Clamp,
-                      OpType::Sign,      OpType::RoundEven}) {
+  for (OpType type : {OpType::Ceil,     OpType::Cos,        OpType::Exp,         OpType::Floor,
+                      OpType::Log,      OpType::Reciprocal, OpType::Sin,         OpType::Sqrt,
+                      OpType::Tan,      OpType::Tanh,       OpType::Erf,         OpType::Sigmoid,
+                      OpType::Elu,      OpType::LeakyRelu,  OpType::HardSigmoid, OpType::HardSwish,
+                      OpType::Linear,   OpType::Softplus,   OpType::Softsign,    OpType::Gelu,
+                      OpType::RoundEven}) {
     table.set(type, {compileUnary, {T::Float32, T::Float16}, {}});
+  }
+  // Integers too (unary_int.comp; the spec's limits narrow abs, neg, sign and relu to the signed
+  // types).
+  for (OpType type : {OpType::Abs, OpType::Neg, OpType::Sign, OpType::Relu, OpType::Clamp}) {
+    table.set(type, {compileUnary, kElementTypes, {}});
   }
 }
 
