@@ -1172,6 +1172,52 @@ void addQuantizationAndRecurrentCases() {
         {.bias = b.constant(t, {1, 8}, kSmall), .peepholeWeight = b.constant(t, {1, 6}, kSmall)});
     return out[1];
   });
+  // The vulkan backend's recurrent steps: the hidden state's two slots over several steps, a
+  // backward direction, reset before, initial states, the other weight layouts, relu (no
+  // saturation hides errors), the sequence output.
+  add("gru backward reset before, initial state, rzn, sequence", O::Gru, [](CaseBuilder& b, T t) {
+    auto out = b.builder().gru(
+        b.input(t, {5, 3, 4}, kSmall), b.constant(t, {1, 15, 4}, kSmall),
+        b.constant(t, {1, 15, 5}, kSmall), 5, 5,
+        {.recurrentBias = b.constant(t, {1, 15}, kSmall),
+         .initialHiddenState = b.input(t, {1, 3, 5}, kSmall),
+         .resetAfter = false,
+         .returnSequence = true,
+         .direction = MLRecurrentNetworkDirection::Backward,
+         .layout = MLGruWeightLayout::Rzn,
+         .activations = std::vector<MLRecurrentNetworkActivation>{
+             MLRecurrentNetworkActivation::Sigmoid, MLRecurrentNetworkActivation::Relu}});
+    return out.back();
+  });
+  add("lstm both directions, initial states, ifgo, sequence", O::Lstm, [](CaseBuilder& b, T t) {
+    auto out = b.builder().lstm(b.input(t, {4, 2, 3}, kSmall), b.constant(t, {2, 12, 3}, kSmall),
+                                b.constant(t, {2, 12, 3}, kSmall), 4, 3,
+                                {.bias = b.constant(t, {2, 12}, kSmall),
+                                 .recurrentBias = b.constant(t, {2, 12}, kSmall),
+                                 .initialHiddenState = b.input(t, {2, 2, 3}, kSmall),
+                                 .initialCellState = b.input(t, {2, 2, 3}, kSmall),
+                                 .returnSequence = true,
+                                 .direction = MLRecurrentNetworkDirection::Both,
+                                 .layout = MLLstmWeightLayout::Ifgo});
+    return b.builder().concat({b.builder().reshape(out[0], {12}), b.builder().reshape(out[1], {12}),
+                               b.builder().reshape(out[2], {48})},
+                              0);
+  });
+  add("lstm backward relu, hidden only", O::Lstm, [](CaseBuilder& b, T t) {
+    auto out = b.builder().lstm(
+        b.input(t, {3, 1, 2}, kSmall), b.constant(t, {1, 8, 2}, kSmall),
+        b.constant(t, {1, 8, 2}, kSmall), 3, 2,
+        {.direction = MLRecurrentNetworkDirection::Backward,
+         .activations = std::vector<MLRecurrentNetworkActivation>{
+             MLRecurrentNetworkActivation::Relu, MLRecurrentNetworkActivation::Relu,
+             MLRecurrentNetworkActivation::Tanh}});
+    return out[0];
+  });
+  add("gruCell reset after", O::GruCell, [](CaseBuilder& b, T t) {
+    return b.builder().gruCell(b.input(t, {3, 4}, kSmall), b.constant(t, {9, 4}, kSmall),
+                               b.constant(t, {9, 3}, kSmall), b.input(t, {3, 3}, kSmall), 3,
+                               {.bias = b.constant(t, {9}, kSmall)});
+  });
   add("gruCell reset before", O::GruCell, [](CaseBuilder& b, T t) {
     return b.builder().gruCell(b.input(t, {2, 3}, kSmall), b.constant(t, {6, 3}, kSmall),
                                b.constant(t, {6, 2}, kSmall), b.input(t, {2, 2}, kSmall), 2,

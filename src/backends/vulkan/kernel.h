@@ -29,6 +29,9 @@ struct Step {
   uint32_t groupSize = 64;  // invocations per workgroup along x (flatIndex's stride)
   // The shader's float operands are float16 (float_io.glsl's specialization constant kFloat16).
   bool float16 = false;
+  // Bytes of the graph's scratch buffer (OpContext::scratch()) the step uses: device memory an
+  // op's steps share (state carried from step to step), not kept from one op to the next.
+  uint64_t scratchBytes = 0;
 };
 
 struct OpContext {
@@ -39,6 +42,9 @@ struct OpContext {
   const std::vector<uint32_t>& shape(graph::OperandId id) const { return ir.descriptor(id).shape; }
   graph::OperandId input(size_t i) const { return operation.inputs.at(i); }
   graph::OperandId output(size_t i = 0) const { return operation.outputs.at(i); }
+  // The id a step binds for the graph's scratch buffer (one past the IR's operands); the step
+  // says how many bytes it uses in Step::scratchBytes.
+  graph::OperandId scratch() const { return static_cast<graph::OperandId>(ir.operands.size()); }
   // Whether the (first) output is float16: the op's float shader runs specialized for it.
   bool float16() const { return descriptor(output()).dataType == MLOperandDataType::Float16; }
 };
@@ -86,6 +92,7 @@ void registerCumulativeSumOps(OpTable& table);
 void registerScatterOps(OpTable& table);
 void registerRearrangeOps(OpTable& table);
 void registerQuantizationOps(OpTable& table);
+void registerRecurrentOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError

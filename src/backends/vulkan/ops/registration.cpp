@@ -25,6 +25,7 @@ const OpTable& vulkanOps() {
     registerScatterOps(ops);
     registerRearrangeOps(ops);
     registerQuantizationOps(ops);
+    registerRecurrentOps(ops);
     return ops;
   }();
   return table;
