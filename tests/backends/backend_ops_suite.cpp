@@ -355,7 +355,7 @@ void addElementwiseCases() {
       return b.builder().cast(b.input(t, {3, 40, 50}, {-1000, 60000}), to);
     });
   }
-  for (T to : {T::Float32, T::Float16, T::Int32, T::Uint8, T::Int64}) {
+  for (T to : {T::Float32, T::Float16, T::Int32, T::Uint8, T::Int64, T::Int4, T::Uint4}) {
     add("cast to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
       return b.builder().cast(b.input(t, {3, 5}, {-3, 300}), to);
     });

@@ -1,6 +1,7 @@
-// Element-wise binary ops with broadcasting (binary.comp) and unary ops, activations and clamp
-// (unary.comp), float32 and float16; integers for the arithmetic binary ops and for abs, neg,
-// sign, relu and clamp (unary_int.comp).
+// Element-wise binary ops with broadcasting on floats (binary.comp), 32-bit integers
+// (binary_int.comp), 64-bit integers (binary_int64.comp) and int8/uint8 (binary_narrow.comp);
+// unary ops, activations and clamp on floats (unary.comp), abs, neg, sign, relu and clamp on
+// integers too (unary_int.comp).
 #include <string_view>
 
 #include "backends/vulkan/kernel.h"
@@ -37,6 +38,22 @@ void compileBinary(const OpContext& context, std::vector<Step>& steps) {
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
   const T type = context.descriptor(context.output()).dataType;
+  const uint32_t bits = bitsPerElement(type);
+  if (!isFloatingPoint(type) && bits < 32) {
+    // int8, uint8: binary_narrow.comp, one invocation per output word.
+    std::vector<uint32_t> params{static_cast<uint32_t>(out.size()),
+                                 binaryCode(context.operation.type),
+                                 shaderTypeCode(type),
+                                 0,
+                                 0,
+                                 0};
+    appendPadded(params, out, 1);
+    appendPadded(params, broadcastStrides(context.shape(context.input(0)), out));
+    appendPadded(params, broadcastStrides(context.shape(context.input(1)), out));
+    steps.push_back(elementsStep("binary_narrow", count, bits, std::move(params),
+                                 {context.input(0), context.input(1), context.output()}));
+    return;
+  }
   const bool isSigned = type == T::Int32 || type == T::Int64;
   const bool isFloat = type == T::Float32 || type == T::Float16;
   const std::string_view shader = isFloat                                   ? "binary"
@@ -180,15 +197,11 @@ void compileUnary(const OpContext& context, std::vector<Step>& steps) {
 }  // namespace
 
 void registerElementwiseOps(OpTable& table) {
-  // Integer arithmetic wraps; integer division truncates, and by zero gives 0.
-  for (OpType type :
-       {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min}) {
-    table.set(
-        type,
-        {compileBinary, {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64}, {}});
-  }
-  for (OpType type : {OpType::Pow, OpType::Prelu}) {
-    table.set(type, {compileBinary, {T::Float32, T::Float16}, {}});
+  // Every type the spec's limits allow (none takes int4/uint4). Integer arithmetic wraps; integer
+  // division truncates, and by zero gives 0 (integer_binary.glsl).
+  for (OpType type : {OpType::Add, OpType::Sub, OpType::Mul, OpType::Div, OpType::Max, OpType::Min,
+                      OpType::Pow, OpType::Prelu}) {
+    table.set(type, {compileBinary, kElementTypes, {}});
   }
   for (OpType type : {OpType::Ceil,     OpType::Cos,        OpType::Exp,         OpType::Floor,
                       OpType::Log,      OpType::Reciprocal, OpType::Sin,         OpType::Sqrt,

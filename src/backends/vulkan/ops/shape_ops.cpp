@@ -47,6 +47,7 @@ void compileTranspose(const OpContext& context, std::vector<Step>& steps) {
 void compileSlice(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::SliceAttributes>();
   const auto& out = context.shape(context.output());
+  elementCount(context.shape(context.input(0)), "the input");
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   std::vector<uint32_t> strides(out.size());
   uint32_t offset = 0;
@@ -99,6 +100,7 @@ void compileConcat(const OpContext& context, std::vector<Step>& steps) {
 
 void compileSplit(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::SplitAttributes>().axis;
+  elementCount(context.shape(context.input(0)), "the input");
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   uint32_t position = 0;
   for (graph::OperandId output : context.operation.outputs) {
