@@ -332,6 +332,13 @@ void addElementwiseCases() {
     }
   }
   add(
+      "pow integers, negative and wrapping exponents", O::Pow,
+      [](CaseBuilder& b, T t) {
+        return b.builder().pow(b.input(t, {3, 6}, {-3, 3}),
+                               b.values(t, {6}, {-2, -1, 0, 3, 7, 33}));
+      },
+      {T::Int32, T::Uint32, T::Int64, T::Uint64, T::Int8, T::Uint8}, "a");
+  add(
       "pow by scalar 2", O::Pow,
       [](CaseBuilder& b, T t) {
         return b.builder().pow(b.input(t, {3, 50, 40}), b.values(t, {}, {2.0}));
