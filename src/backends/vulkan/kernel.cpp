@@ -64,4 +64,44 @@ Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32
   return step;
 }
 
+const std::vector<MLOperandDataType> kElementTypes = {
+    MLOperandDataType::Float32, MLOperandDataType::Float16, MLOperandDataType::Int32,
+    MLOperandDataType::Uint32,  MLOperandDataType::Int64,   MLOperandDataType::Uint64,
+    MLOperandDataType::Int8,    MLOperandDataType::Uint8,   MLOperandDataType::Int4,
+    MLOperandDataType::Uint4};
+
+uint32_t shaderTypeCode(MLOperandDataType type) {
+  switch (type) {
+    case MLOperandDataType::Float32:
+      return 0;
+    case MLOperandDataType::Float16:
+      return 1;
+    case MLOperandDataType::Int32:
+      return 2;
+    case MLOperandDataType::Uint32:
+      return 3;
+    case MLOperandDataType::Int64:
+      return 4;
+    case MLOperandDataType::Uint64:
+      return 5;
+    case MLOperandDataType::Int8:
+      return 6;
+    case MLOperandDataType::Uint8:
+      return 7;
+    case MLOperandDataType::Int4:
+      return 8;
+    case MLOperandDataType::Uint4:
+      return 9;
+  }
+  throwOperationError("vulkan: shaders have no code for data type " + std::string(toString(type)));
+}
+
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bits,
+                  std::vector<uint32_t> params, std::vector<graph::OperandId> bindings) {
+  params.insert(params.begin(), {count, bits});
+  const uint32_t perInvocation = bits >= 32 ? 1 : 32 / bits;
+  const uint32_t invocations = count / perInvocation + (count % perInvocation ? 1 : 0);
+  return elementwiseStep(shader, invocations, std::move(params), std::move(bindings));
+}
+
 }  // namespace webnn::vulkan

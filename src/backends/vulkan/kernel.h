@@ -27,6 +27,11 @@ struct Step {
   // step (recorded as several dispatches); y and z may not.
   std::array<uint32_t, 3> groups{0, 0, 0};
   uint32_t groupSize = 64;  // invocations per workgroup along x (flatIndex's stride)
+  // The shader's float operands are float16 (float_io.glsl's specialization constant kFloat16).
+  bool float16 = false;
+  // Bytes of the graph's scratch buffer (OpContext::scratch()) the step uses: device memory an
+  // op's steps share (state carried from step to step), not kept from one op to the next.
+  uint64_t scratchBytes = 0;
 };
 
 struct OpContext {
@@ -37,6 +42,11 @@ struct OpContext {
   const std::vector<uint32_t>& shape(graph::OperandId id) const { return ir.descriptor(id).shape; }
   graph::OperandId input(size_t i) const { return operation.inputs.at(i); }
   graph::OperandId output(size_t i = 0) const { return operation.outputs.at(i); }
+  // The id a step binds for the graph's scratch buffer (one past the IR's operands); the step
+  // says how many bytes it uses in Step::scratchBytes.
+  graph::OperandId scratch() const { return static_cast<graph::OperandId>(ir.operands.size()); }
+  // Whether the (first) output is float16: the op's float shader runs specialized for it.
+  bool float16() const { return descriptor(output()).dataType == MLOperandDataType::Float16; }
 };
 
 using OpCompiler = void (*)(const OpContext& context, std::vector<Step>& steps);
@@ -76,6 +86,13 @@ void registerWhereOps(OpTable& table);
 void registerCastOps(OpTable& table);
 void registerResample2dOps(OpTable& table);
 void registerConvTranspose2dOps(OpTable& table);
+void registerComparisonOps(OpTable& table);
+void registerArgMinMaxOps(OpTable& table);
+void registerCumulativeSumOps(OpTable& table);
+void registerScatterOps(OpTable& table);
+void registerRearrangeOps(OpTable& table);
+void registerQuantizationOps(OpTable& table);
+void registerRecurrentOps(OpTable& table);
 
 // Helpers of the op files.
 // Element count of `shape` as uint32 (the shaders index with 32 bits); throws NotSupportedError
@@ -94,5 +111,16 @@ uint32_t floatBits(double value);
 // A step over `count` invocations of a 64-wide 1-D shader.
 Step elementwiseStep(std::string_view shader, uint32_t count, std::vector<uint32_t> params,
                      std::vector<graph::OperandId> bindings);
+
+// The data types a shader reads and writes through elements.glsl: every type.
+extern const std::vector<MLOperandDataType> kElementTypes;
+// elements.glsl's (and, up to 7, cast.comp's) code of a data type: 0 float32, 1 float16,
+// 2 int32, 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8, 8 int4, 9 uint4.
+uint32_t shaderTypeCode(MLOperandDataType type);
+// A step of a shader built on write_elements.glsl: `count` output elements of `bits` bits
+// (bitsPerElement), its parameters {count, bits} followed by `params`; one invocation per
+// element of 32 or 64 bits, per output word of narrower ones.
+Step elementsStep(std::string_view shader, uint32_t count, uint32_t bits,
+                  std::vector<uint32_t> params, std::vector<graph::OperandId> bindings);
 
 }  // namespace webnn::vulkan

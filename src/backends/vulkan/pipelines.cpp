@@ -42,9 +42,10 @@ Pipelines::~Pipelines() {
   vkDestroyDescriptorSetLayout(vk, setLayout_, nullptr);
 }
 
-VkPipeline Pipelines::get(std::string_view name) {
+VkPipeline Pipelines::get(std::string_view name, bool float16) {
   std::lock_guard lock(mutex_);
-  if (auto found = pipelines_.find(name); found != pipelines_.end()) return found->second;
+  std::pair<std::string, bool> key{std::string(name), float16};
+  if (auto found = pipelines_.find(key); found != pipelines_.end()) return found->second;
   const std::span<const uint32_t> code = shaderCode(name);
   if (code.empty()) throwOperationError("vulkan: no shader '" + std::string(name) + "'");
   VkDevice vk = device_->handle();
@@ -60,13 +61,17 @@ VkPipeline Pipelines::get(std::string_view name) {
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
+  const VkBool32 specialization = float16 ? VK_TRUE : VK_FALSE;
+  const VkSpecializationMapEntry entry{0, 0, sizeof specialization};
+  const VkSpecializationInfo specializationInfo{1, &entry, sizeof specialization, &specialization};
+  info.stage.pSpecializationInfo = &specializationInfo;
   info.layout = layout_;
   VkPipeline pipeline = VK_NULL_HANDLE;
   const VkResult result =
       vkCreateComputePipelines(vk, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
   vkDestroyShaderModule(vk, module, nullptr);
   check(result, "vkCreateComputePipelines");
-  pipelines_.emplace(std::string(name), pipeline);
+  pipelines_.emplace(std::move(key), pipeline);
   return pipeline;
 }
 

@@ -24,15 +24,17 @@ class Pipelines {
 
   VkDescriptorSetLayout setLayout() const { return setLayout_; }
   VkPipelineLayout layout() const { return layout_; }
-  // The pipeline of shader `name`; throws OperationError when the build has no such shader.
-  VkPipeline get(std::string_view name);
+  // The pipeline of shader `name`, its specialization constant 0 (float_io.glsl's kFloat16; a
+  // shader without it ignores it) `float16`; throws OperationError when the build has no such
+  // shader.
+  VkPipeline get(std::string_view name, bool float16 = false);
 
  private:
   std::shared_ptr<Device> device_;
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   std::mutex mutex_;
-  std::map<std::string, VkPipeline, std::less<>> pipelines_;
+  std::map<std::pair<std::string, bool>, VkPipeline, std::less<>> pipelines_;
 };
 
 }  // namespace webnn::vulkan

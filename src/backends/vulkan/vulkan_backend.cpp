@@ -50,6 +50,15 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
     const uint64_t alignment =
         std::max<uint64_t>(64, device.limits().minStorageBufferOffsetAlignment);
     plan_ = graph::planArena(graph::intermediateLifetimes(*ir_), ir_->operands.size(), alignment);
+    // The scratch buffer of ops that carry state across their steps: after the planned
+    // intermediates, in the same arena.
+    for (const Step& step : steps_) scratchBytes_ = std::max(scratchBytes_, step.scratchBytes);
+    scratchOffset_ = roundUp(plan_.arenaBytes, alignment);
+    if (scratchBytes_ > maxBinding) {
+      throw Error(Error::Kind::NotSupportedError,
+                  "vulkan: an op's scratch state (" + std::to_string(scratchBytes_) +
+                      " bytes) is larger than the device's largest storage buffer binding");
+    }
     dummy_ = std::make_unique<Buffer>(runtime_->device, 16, false, true);
     createConstants();
     createParams();
@@ -90,9 +99,13 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
 
   void dispatch(const backend::BoundTensors& inputs,
                 const backend::BoundTensors& outputs) override {
-    Buffer arena(runtime_->device, plan_.arenaBytes + 64, false, true);
-    backend::GaugeCharge arenaCharge(memory_->activations, plan_.arenaBytes);
+    const uint64_t arenaBytes = scratchBytes_ ? scratchOffset_ + scratchBytes_ : plan_.arenaBytes;
+    Buffer arena(runtime_->device, arenaBytes + 64, false, true);
+    backend::GaugeCharge arenaCharge(memory_->activations, arenaBytes);
     std::vector<BufferRef> refs = constantRefs_;
+    refs.push_back(scratchBytes_
+                       ? BufferRef{arena.handle(), scratchOffset_, roundUp(scratchBytes_, 4)}
+                       : BufferRef{dummy_->handle(), 0, VK_WHOLE_SIZE});
     for (const auto& operand : ir_->operands) {
       const uint64_t offset = plan_.offsets[operand->id];
       if (offset == graph::kNotPlanned) continue;
@@ -135,7 +148,7 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
       throw Error(Error::Kind::NotSupportedError, "the vulkan backend cannot run: " + names);
     }
     for (const Step& step : steps_) {
-      pipelines_.push_back(runtime_->pipelines->get(step.shader));
+      pipelines_.push_back(runtime_->pipelines->get(step.shader, step.float16));
       if (step.bindings.size() > kMaxBindings) {
         throwOperationError("vulkan: a step binds too many operands");
       }
@@ -315,6 +328,8 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
   std::vector<Step> steps_;
   std::vector<VkPipeline> pipelines_;
   graph::ArenaPlan plan_;
+  uint64_t scratchBytes_ = 0;
+  uint64_t scratchOffset_ = 0;
   std::unique_ptr<Buffer> dummy_;
   std::mutex ringMutex_;
   std::unique_ptr<StagingRing> ring_;

@@ -1,5 +1,5 @@
-// cast between float32, float16, int32, uint32, int64, uint64, int8 and uint8 (cast.comp; needs
-// shaderInt64). One invocation per output word, so that no two write one word.
+// cast between every pair of data types (cast.comp; needs shaderInt64). One invocation per output
+// word, so that no two write one word.
 #include "backends/vulkan/kernel.h"
 
 namespace webnn::vulkan {
@@ -7,45 +7,22 @@ namespace {
 
 using T = MLOperandDataType;
 
-uint32_t typeCode(T type) {
-  switch (type) {
-    case T::Float32:
-      return 0;
-    case T::Float16:
-      return 1;
-    case T::Int32:
-      return 2;
-    case T::Uint32:
-      return 3;
-    case T::Int64:
-      return 4;
-    case T::Uint64:
-      return 5;
-    case T::Int8:
-      return 6;
-    default:
-      return 7;  // uint8
-  }
-}
-
 void compileCast(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t count = elementCount(context.shape(context.output()), "the cast output");
   const T to = context.descriptor(context.output()).dataType;
-  const uint32_t perWord = to == T::Int8 || to == T::Uint8 ? 4 : to == T::Float16 ? 2 : 1;
+  const uint32_t bits = bitsPerElement(to);
+  const uint32_t perWord = bits < 32 ? 32 / bits : 1;
   const uint32_t invocations = count / perWord + (count % perWord ? 1 : 0);
   steps.push_back(elementwiseStep(
       "cast", invocations,
-      {count, typeCode(context.descriptor(context.input(0)).dataType), typeCode(to), 0},
+      {count, shaderTypeCode(context.descriptor(context.input(0)).dataType), shaderTypeCode(to), 0},
       {context.input(0), context.output()}));
 }
 
 }  // namespace
 
 void registerCastOps(OpTable& table) {
-  table.set(graph::OpType::Cast,
-            {compileCast,
-             {T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64, T::Uint64, T::Int8, T::Uint8},
-             {}});
+  table.set(graph::OpType::Cast, {compileCast, kElementTypes, {}});
 }
 
 }  // namespace webnn::vulkan

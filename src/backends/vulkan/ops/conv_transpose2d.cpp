@@ -56,12 +56,13 @@ void compileConvTranspose2d(const OpContext& context, std::vector<Step>& steps) 
   const graph::OperandId bias = attributes.bias ? *attributes.bias : context.input(1);
   steps.push_back(elementwiseStep("conv_transpose2d", count, std::move(params),
                                   {context.input(0), context.input(1), bias, context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerConvTranspose2dOps(OpTable& table) {
-  table.set(graph::OpType::ConvTranspose2d, {compileConvTranspose2d, {T::Float32}, {}});
+  table.set(graph::OpType::ConvTranspose2d, {compileConvTranspose2d, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

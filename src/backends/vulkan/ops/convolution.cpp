@@ -41,12 +41,13 @@ void compileConv2d(const OpContext& context, std::vector<Step>& steps) {
   const graph::OperandId bias = attributes.bias ? *attributes.bias : context.input(1);
   steps.push_back(elementwiseStep("conv2d", count, std::move(params),
                                   {context.input(0), context.input(1), bias, context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerConvolutionOps(OpTable& table) {
-  table.set(OpType::Conv2d, {compileConv2d, {T::Float32}, {}});
+  table.set(OpType::Conv2d, {compileConv2d, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

@@ -1,34 +1,67 @@
-// gather of 32-bit elements with int32, uint32 or int64 indices (gather.comp).
+// gather, gatherElements and gatherND of elements of any size, with int32, uint32 or int64
+// indices (gather.comp, gather_elements.comp, gather_nd.comp): negative indices wrap once,
+// out-of-range ones clamp, as the reference backend's.
 #include "backends/vulkan/kernel.h"
 
 namespace webnn::vulkan {
 namespace {
 
-using T = MLOperandDataType;
+uint32_t bitsOf(const OpContext& context) {
+  return bitsPerElement(context.descriptor(context.output()).dataType);
+}
+uint32_t indexTypeOf(const OpContext& context) {
+  return shaderTypeCode(context.descriptor(context.input(1)).dataType);
+}
 
 void compileGather(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::GatherAttributes>().axis;
   const auto& shape = context.shape(context.input(0));
   elementCount(shape, "the gather input");
-  uint32_t outer = 1, inner = 1;
-  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+  uint32_t inner = 1;
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const uint32_t indexCount = elementCount(context.shape(context.input(1)), "the gather indices");
   const uint32_t count = elementCount(context.shape(context.output()), "the gather output");
-  const T indexType = context.descriptor(context.input(1)).dataType;
-  const uint32_t typeCode = indexType == T::Int32 ? 0 : indexType == T::Uint32 ? 1 : 2;
-  (void)outer;
-  steps.push_back(elementwiseStep("gather", count,
-                                  {count, shape.at(axis), indexCount, inner, typeCode},
-                                  {context.input(0), context.input(1), context.output()}));
+  steps.push_back(elementsStep("gather", count, bitsOf(context),
+                               {shape.at(axis), indexCount, inner, indexTypeOf(context)},
+                               {context.input(0), context.input(1), context.output()}));
+}
+
+void compileGatherElements(const OpContext& context, std::vector<Step>& steps) {
+  const uint32_t axis = context.operation.attributesAs<graph::GatherAttributes>().axis;
+  const auto& shape = context.shape(context.input(0));
+  elementCount(shape, "the input");
+  const auto& out = context.shape(context.output());
+  const uint32_t count = elementCount(out, "the output");
+  std::vector<uint32_t> params{
+      static_cast<uint32_t>(out.size()), axis, indexTypeOf(context), shape.at(axis), 0, 0};
+  appendPadded(params, out, 1);
+  appendPadded(params, contiguousStrides(shape));
+  steps.push_back(elementsStep("gather_elements", count, bitsOf(context), std::move(params),
+                               {context.input(0), context.input(1), context.output()}));
+}
+
+void compileGatherND(const OpContext& context, std::vector<Step>& steps) {
+  const auto& shape = context.shape(context.input(0));
+  elementCount(shape, "the input");
+  elementCount(context.shape(context.input(1)), "the indices");
+  const uint32_t coordinateSize = context.shape(context.input(1)).back();
+  uint32_t inner = 1;
+  for (size_t d = coordinateSize; d < shape.size(); ++d) inner *= shape[d];
+  const uint32_t count = elementCount(context.shape(context.output()), "the output");
+  std::vector<uint32_t> params{coordinateSize, indexTypeOf(context), inner, 0, 0, 0};
+  appendPadded(params, shape, 1);
+  appendPadded(params, contiguousStrides(shape));
+  steps.push_back(elementsStep("gather_nd", count, bitsOf(context), std::move(params),
+                               {context.input(0), context.input(1), context.output()}));
 }
 
 }  // namespace
 
 void registerGatherOps(OpTable& table) {
-  table.set(graph::OpType::Gather, {compileGather,
-                                    {T::Float32, T::Int32, T::Uint32},
-                                    {{"indices", {T::Int32, T::Uint32, T::Int64}}}});
+  // The spec's limits narrow the indices to int32, uint32 and int64.
+  table.set(graph::OpType::Gather, {compileGather, kElementTypes, {}});
+  table.set(graph::OpType::GatherElements, {compileGatherElements, kElementTypes, {}});
+  table.set(graph::OpType::GatherND, {compileGatherND, kElementTypes, {}});
 }
 
 }  // namespace webnn::vulkan

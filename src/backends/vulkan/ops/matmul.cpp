@@ -104,6 +104,7 @@ void compileMatmul(const OpContext& context, std::vector<Step>& steps) {
   m.cBatch.assign(m.batchShape.size(), 0);
   steps.push_back(
       matmulStep(m, context.input(0), context.input(1), context.input(0), context.output()));
+  steps.back().float16 = context.float16();
 }
 
 void compileGemm(const OpContext& context, std::vector<Step>& steps) {
@@ -129,13 +130,14 @@ void compileGemm(const OpContext& context, std::vector<Step>& steps) {
     m.cCol = strides[1];
   }
   steps.push_back(matmulStep(m, context.input(0), context.input(1), c, context.output()));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerMatmulOps(OpTable& table) {
-  table.set(OpType::Matmul, {compileMatmul, {T::Float32}, {}});
-  table.set(OpType::Gemm, {compileGemm, {T::Float32}, {}});
+  table.set(OpType::Matmul, {compileMatmul, {T::Float32, T::Float16}, {}});
+  table.set(OpType::Gemm, {compileGemm, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

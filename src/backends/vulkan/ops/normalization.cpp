@@ -24,6 +24,7 @@ void compileBatchNormalization(const OpContext& context, std::vector<Step>& step
                        attributes.scale ? 1u : 0u, attributes.bias ? 1u : 0u},
                       {input, context.input(1), context.input(2), attributes.scale.value_or(input),
                        attributes.bias.value_or(input), context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 struct Grouping {
@@ -53,6 +54,7 @@ void pushNormalize(const OpContext& context, const Grouping& g, double epsilon,
   steps.push_back(
       elementwiseStep("normalize", groups, std::move(params),
                       {input, scale.value_or(input), bias.value_or(input), context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 void compileInstanceNormalization(const OpContext& context, std::vector<Step>& steps) {
@@ -94,9 +96,10 @@ void compileLayerNormalization(const OpContext& context, std::vector<Step>& step
 }  // namespace
 
 void registerNormalizationOps(OpTable& table) {
-  table.set(OpType::BatchNormalization, {compileBatchNormalization, {T::Float32}, {}});
-  table.set(OpType::InstanceNormalization, {compileInstanceNormalization, {T::Float32}, {}});
-  table.set(OpType::LayerNormalization, {compileLayerNormalization, {T::Float32}, {}});
+  table.set(OpType::BatchNormalization, {compileBatchNormalization, {T::Float32, T::Float16}, {}});
+  table.set(OpType::InstanceNormalization,
+            {compileInstanceNormalization, {T::Float32, T::Float16}, {}});
+  table.set(OpType::LayerNormalization, {compileLayerNormalization, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

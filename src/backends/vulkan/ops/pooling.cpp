@@ -37,13 +37,14 @@ void compilePool2d(const OpContext& context, std::vector<Step>& steps) {
   for (uint32_t s : activationStrides(out, attributes.layout)) params.push_back(s);
   steps.push_back(
       elementwiseStep("pool2d", count, std::move(params), {context.input(0), context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerPoolingOps(OpTable& table) {
   for (OpType type : {OpType::AveragePool2d, OpType::L2Pool2d, OpType::MaxPool2d}) {
-    table.set(type, {compilePool2d, {T::Float32}, {}});
+    table.set(type, {compilePool2d, {T::Float32, T::Float16}, {}});
   }
 }
 

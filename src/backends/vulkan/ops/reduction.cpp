@@ -1,5 +1,5 @@
-// reduce* over any set of axes (reduce.comp): one invocation per output element walks the
-// reduced coordinates by strides.
+// reduce* over any set of axes, floats (reduce.comp) and integers (reduce_int.comp): one
+// invocation per output element walks the reduced coordinates by strides.
 #include <algorithm>
 
 #include "backends/vulkan/kernel.h"
@@ -52,20 +52,40 @@ void compileReduce(const OpContext& context, std::vector<Step>& steps) {
     reducedStrides.push_back(strides.at(axis));
   }
   const uint32_t count = elementCount(keptShape, "the reduction output");
-  std::vector<uint32_t> params{count,
-                               static_cast<uint32_t>(keptShape.size()),
-                               reduceCode(context.operation.type),
-                               elementCount(reducedShape, "the reduced axes"),
-                               static_cast<uint32_t>(reducedShape.size()),
-                               0,
-                               0,
-                               0};
+  const uint32_t reducedCount = elementCount(reducedShape, "the reduced axes");
+  const T type = context.descriptor(context.output()).dataType;
+  const uint32_t code = reduceCode(context.operation.type);
+  std::vector<uint32_t> params;
+  if (isFloatingPoint(type)) {
+    params = {count,
+              static_cast<uint32_t>(keptShape.size()),
+              code,
+              reducedCount,
+              static_cast<uint32_t>(reducedShape.size()),
+              0,
+              0,
+              0};
+  } else {
+    params = {code,
+              shaderTypeCode(type),
+              reducedCount,
+              static_cast<uint32_t>(keptShape.size()),
+              static_cast<uint32_t>(reducedShape.size()),
+              0};
+  }
   appendPadded(params, keptShape, 1);
   appendPadded(params, keptStrides);
   appendPadded(params, reducedShape, 1);
   appendPadded(params, reducedStrides);
-  steps.push_back(
-      elementwiseStep("reduce", count, std::move(params), {context.input(0), context.output()}));
+  if (!isFloatingPoint(type)) {
+    steps.push_back(elementsStep("reduce_int", count, bitsPerElement(type), std::move(params),
+                                 {context.input(0), context.output()}));
+    return;
+  }
+  Step step =
+      elementwiseStep("reduce", count, std::move(params), {context.input(0), context.output()});
+  step.float16 = type == T::Float16;
+  steps.push_back(std::move(step));
 }
 
 }  // namespace
@@ -74,7 +94,9 @@ void registerReductionOps(OpTable& table) {
   for (OpType type : {OpType::ReduceSum, OpType::ReduceMean, OpType::ReduceMax, OpType::ReduceMin,
                       OpType::ReduceProduct, OpType::ReduceL1, OpType::ReduceL2,
                       OpType::ReduceLogSum, OpType::ReduceLogSumExp, OpType::ReduceSumSquare}) {
-    table.set(type, {compileReduce, {T::Float32}, {}});
+    // Integers too (reduce_int.comp) where the spec's limits allow them: sum, product, l1,
+    // sumSquare, max, min.
+    table.set(type, {compileReduce, kElementTypes, {}});
   }
 }
 

@@ -19,6 +19,13 @@ const OpTable& vulkanOps() {
     registerCastOps(ops);
     registerResample2dOps(ops);
     registerConvTranspose2dOps(ops);
+    registerComparisonOps(ops);
+    registerArgMinMaxOps(ops);
+    registerCumulativeSumOps(ops);
+    registerScatterOps(ops);
+    registerRearrangeOps(ops);
+    registerQuantizationOps(ops);
+    registerRecurrentOps(ops);
     return ops;
   }();
   return table;

@@ -26,12 +26,13 @@ void compileResample2d(const OpContext& context, std::vector<Step>& steps) {
   params.push_back(in.at(attributes.axes[1]));
   steps.push_back(elementwiseStep("resample2d", count, std::move(params),
                                   {context.input(0), context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerResample2dOps(OpTable& table) {
-  table.set(graph::OpType::Resample2d, {compileResample2d, {T::Float32}, {}});
+  table.set(graph::OpType::Resample2d, {compileResample2d, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

@@ -1,32 +1,37 @@
-// Data movement of 32-bit elements (float32, int32, uint32): reshape, identity, transpose,
-// slice, expand, concat and split as strided copies (copy.comp), pad in every mode (pad.comp).
+// Data movement of elements of any size: reshape, identity, transpose, slice, expand and split as
+// strided copies (copy.comp), concat as a gather of up to five inputs per step (concat.comp), pad
+// in every mode (pad.comp).
 #include <algorithm>
+#include <cstring>
 
 #include "backends/vulkan/kernel.h"
+#include "core/element.h"
 
 namespace webnn::vulkan {
 namespace {
 
 using graph::OpType;
-using T = MLOperandDataType;
-const std::vector<T> k32Bit = {T::Float32, T::Int32, T::Uint32};
 
-// A strided copy over `shape`: in[inOffset + c . inStrides] -> out[outOffset + c . outStrides].
-Step copyStep(graph::OperandId in, graph::OperandId out, std::span<const uint32_t> shape,
-              uint32_t inOffset, std::span<const uint32_t> inStrides, uint32_t outOffset,
-              std::span<const uint32_t> outStrides) {
+uint32_t bitsOf(const OpContext& context, graph::OperandId id) {
+  return bitsPerElement(context.descriptor(id).dataType);
+}
+
+// A strided copy into the whole of `out` (contiguous, of `shape`): out[c] = in[inOffset + c .
+// inStrides].
+Step copyStep(const OpContext& context, graph::OperandId in, graph::OperandId out,
+              std::span<const uint32_t> shape, uint32_t inOffset,
+              std::span<const uint32_t> inStrides) {
   const uint32_t count = elementCount(shape, "a copied operand");
-  std::vector<uint32_t> params{count, static_cast<uint32_t>(shape.size()), inOffset, outOffset};
+  std::vector<uint32_t> params{static_cast<uint32_t>(shape.size()), inOffset};
   appendPadded(params, shape, 1);
   appendPadded(params, inStrides);
-  appendPadded(params, outStrides);
-  return elementwiseStep("copy", count, std::move(params), {in, out});
+  return elementsStep("copy", count, bitsOf(context, out), std::move(params), {in, out});
 }
 
 void compileFlatCopy(const OpContext& context, std::vector<Step>& steps) {
   const std::vector<uint32_t> shape{elementCount(context.shape(context.output()), "the output")};
   const std::vector<uint32_t> one{1};
-  steps.push_back(copyStep(context.input(0), context.output(), shape, 0, one, 0, one));
+  steps.push_back(copyStep(context, context.input(0), context.output(), shape, 0, one));
 }
 
 void compileTranspose(const OpContext& context, std::vector<Step>& steps) {
@@ -36,13 +41,13 @@ void compileTranspose(const OpContext& context, std::vector<Step>& steps) {
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   std::vector<uint32_t> strides(out.size());
   for (size_t d = 0; d < out.size(); ++d) strides[d] = inStrides.at(permutation.at(d));
-  steps.push_back(
-      copyStep(context.input(0), context.output(), out, 0, strides, 0, contiguousStrides(out)));
+  steps.push_back(copyStep(context, context.input(0), context.output(), out, 0, strides));
 }
 
 void compileSlice(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::SliceAttributes>();
   const auto& out = context.shape(context.output());
+  elementCount(context.shape(context.input(0)), "the input");
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   std::vector<uint32_t> strides(out.size());
   uint32_t offset = 0;
@@ -51,38 +56,57 @@ void compileSlice(const OpContext& context, std::vector<Step>& steps) {
     strides[d] = inStrides[d] * step;
     offset += attributes.starts.at(d) * inStrides[d];
   }
-  steps.push_back(copyStep(context.input(0), context.output(), out, offset, strides, 0,
-                           contiguousStrides(out)));
+  steps.push_back(copyStep(context, context.input(0), context.output(), out, offset, strides));
 }
 
 void compileExpand(const OpContext& context, std::vector<Step>& steps) {
   const auto& out = context.shape(context.output());
-  steps.push_back(copyStep(context.input(0), context.output(), out, 0,
-                           broadcastStrides(context.shape(context.input(0)), out), 0,
-                           contiguousStrides(out)));
+  steps.push_back(copyStep(context, context.input(0), context.output(), out, 0,
+                           broadcastStrides(context.shape(context.input(0)), out)));
 }
+
+// Inputs per concat step: the output takes binding 6.
+constexpr size_t kConcatInputsPerStep = kMaxBindings - 1;
 
 void compileConcat(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::ConcatAttributes>().axis;
   const auto& out = context.shape(context.output());
-  const auto outStrides = contiguousStrides(out);
+  const uint32_t count = elementCount(out, "the output");
+  uint32_t inner = 1;
+  for (size_t d = axis + 1; d < out.size(); ++d) inner *= out[d];
+  const auto& inputs = context.operation.inputs;
   uint32_t position = 0;
-  for (graph::OperandId input : context.operation.inputs) {
-    const auto& shape = context.shape(input);
-    steps.push_back(copyStep(input, context.output(), shape, 0, contiguousStrides(shape),
-                             position * outStrides[axis], outStrides));
-    position += shape[axis];
+  for (size_t first = 0; first < inputs.size(); first += kConcatInputsPerStep) {
+    const size_t n = std::min(kConcatInputsPerStep, inputs.size() - first);
+    std::vector<uint32_t> params{static_cast<uint32_t>(n), out[axis], inner, 0, 0, 0};
+    std::vector<uint32_t> starts, sizes;
+    std::vector<graph::OperandId> bindings;
+    for (size_t j = 0; j < n; ++j) {
+      const graph::OperandId input = inputs[first + j];
+      starts.push_back(position);
+      sizes.push_back(context.shape(input)[axis]);
+      position += sizes.back();
+      bindings.push_back(input);
+    }
+    // Unused input bindings repeat the first input (never read).
+    bindings.resize(kConcatInputsPerStep, bindings.front());
+    bindings.push_back(context.output());
+    appendPadded(params, starts);
+    appendPadded(params, sizes);
+    steps.push_back(elementsStep("concat", count, bitsOf(context, context.output()),
+                                 std::move(params), std::move(bindings)));
   }
 }
 
 void compileSplit(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::SplitAttributes>().axis;
+  elementCount(context.shape(context.input(0)), "the input");
   const auto inStrides = contiguousStrides(context.shape(context.input(0)));
   uint32_t position = 0;
   for (graph::OperandId output : context.operation.outputs) {
     const auto& shape = context.shape(output);
-    steps.push_back(copyStep(context.input(0), output, shape, position * inStrides[axis], inStrides,
-                             0, contiguousStrides(shape)));
+    steps.push_back(
+        copyStep(context, context.input(0), output, shape, position * inStrides[axis], inStrides));
     position += shape[axis];
   }
 }
@@ -91,39 +115,35 @@ void compilePad(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::PadAttributes>();
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
-  uint32_t value = 0;
-  switch (context.descriptor(context.output()).dataType) {
-    case T::Float32:
-      value = floatBits(attributes.value.toDouble());
-      break;
-    case T::Int32:
-      value = static_cast<uint32_t>(static_cast<int32_t>(
-          std::clamp<int64_t>(attributes.value.toInt64(), INT32_MIN, INT32_MAX)));
-      break;
-    default:
-      value = static_cast<uint32_t>(std::min<uint64_t>(attributes.value.toUint64(), UINT32_MAX));
-      break;
-  }
-  std::vector<uint32_t> params{count, static_cast<uint32_t>(out.size()),
-                               static_cast<uint32_t>(attributes.mode), value};
+  // The padding value's raw bits in the output's type (saturated, as the reference stores it).
+  std::byte valueBytes[8] = {};
+  storeNumber(context.descriptor(context.output()).dataType, valueBytes, 0, attributes.value);
+  uint32_t value[2];
+  std::memcpy(value, valueBytes, sizeof value);
+  std::vector<uint32_t> params{static_cast<uint32_t>(out.size()),
+                               static_cast<uint32_t>(attributes.mode),
+                               value[0],
+                               value[1],
+                               0,
+                               0};
   appendPadded(params, out, 1);
   appendPadded(params, context.shape(context.input(0)), 1);
   appendPadded(params, attributes.beginningPadding);
-  steps.push_back(
-      elementwiseStep("pad", count, std::move(params), {context.input(0), context.output()}));
+  steps.push_back(elementsStep("pad", count, bitsOf(context, context.output()), std::move(params),
+                               {context.input(0), context.output()}));
 }
 
 }  // namespace
 
 void registerShapeOps(OpTable& table) {
-  table.set(OpType::Reshape, {compileFlatCopy, k32Bit, {}});
-  table.set(OpType::Identity, {compileFlatCopy, k32Bit, {}});
-  table.set(OpType::Transpose, {compileTranspose, k32Bit, {}});
-  table.set(OpType::Slice, {compileSlice, k32Bit, {}});
-  table.set(OpType::Expand, {compileExpand, k32Bit, {}});
-  table.set(OpType::Concat, {compileConcat, k32Bit, {}});
-  table.set(OpType::Split, {compileSplit, k32Bit, {}});
-  table.set(OpType::Pad, {compilePad, k32Bit, {}});
+  table.set(OpType::Reshape, {compileFlatCopy, kElementTypes, {}});
+  table.set(OpType::Identity, {compileFlatCopy, kElementTypes, {}});
+  table.set(OpType::Transpose, {compileTranspose, kElementTypes, {}});
+  table.set(OpType::Slice, {compileSlice, kElementTypes, {}});
+  table.set(OpType::Expand, {compileExpand, kElementTypes, {}});
+  table.set(OpType::Concat, {compileConcat, kElementTypes, {}});
+  table.set(OpType::Split, {compileSplit, kElementTypes, {}});
+  table.set(OpType::Pad, {compilePad, kElementTypes, {}});
 }
 
 }  // namespace webnn::vulkan

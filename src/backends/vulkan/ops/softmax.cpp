@@ -15,12 +15,13 @@ void compileSoftmax(const OpContext& context, std::vector<Step>& steps) {
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
   steps.push_back(elementwiseStep("softmax", outer * inner, {outer, shape.at(axis), inner},
                                   {context.input(0), context.output()}));
+  steps.back().float16 = context.float16();
 }
 
 }  // namespace
 
 void registerSoftmaxOps(OpTable& table) {
-  table.set(graph::OpType::Softmax, {compileSoftmax, {T::Float32}, {}});
+  table.set(graph::OpType::Softmax, {compileSoftmax, {T::Float32, T::Float16}, {}});
 }
 
 }  // namespace webnn::vulkan

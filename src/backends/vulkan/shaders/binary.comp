@@ -1,12 +1,18 @@
-// Element-wise binary ops on float32 with broadcasting. p: count, rank, op, 0, shape[8],
-// aStrides[8], bStrides[8] (0 where an input broadcasts). Output contiguous.
+// Element-wise binary ops on float32 or float16 (float_io.glsl) with broadcasting. p: count,
+// rank, op, 0, shape[8], aStrides[8], bStrides[8] (0 where an input broadcasts). Output
+// contiguous.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer A { float a[]; };
-layout(std430, binding = 2) readonly buffer B { float b[]; };
-layout(std430, binding = 3) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer A { uint a[]; };
+layout(std430, binding = 2) readonly buffer B { uint b[]; };
+layout(std430, binding = 3) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(loadA, a)
+DEFINE_FLOAT_LOAD(loadB, b)
+DEFINE_FLOAT_STORE(store, dst)
 
 // x^y, exact where a few multiplications are (small integer exponents, by squaring) and square
 // roots for +/-0.5; GLSL's pow (exp2(y log2 x)) elsewhere.
@@ -46,8 +52,8 @@ void main() {
     ai += c * p[12 + d];
     bi += c * p[20 + d];
   }
-  float x = a[ai];
-  float y = b[bi];
+  float x = loadA(ai);
+  float y = loadB(bi);
   float r;
   switch (p[2]) {
     case 0u: r = x + y; break;
@@ -59,5 +65,5 @@ void main() {
     case 6u: r = power(x, y); break;
     default: r = x < 0.0 ? x * y : x; break;  // prelu (y: slope)
   }
-  dst[i] = r;
+  store(i, r);
 }

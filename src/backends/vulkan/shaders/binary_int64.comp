@@ -1,4 +1,5 @@
-// binary_int.comp on 64-bit integers (int64, uint64): needs the device's shaderInt64.
+// binary_int.comp (integer_binary.glsl's ops) on 64-bit integers (int64, uint64): needs the
+// device's shaderInt64.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -7,6 +8,22 @@ layout(local_size_x = 64) in;
 layout(std430, binding = 1) readonly buffer A { uint64_t a[]; };
 layout(std430, binding = 2) readonly buffer B { uint64_t b[]; };
 layout(std430, binding = 3) writeonly buffer Out { uint64_t dst[]; };
+
+// integer_binary.glsl's integerPower in 64 bits.
+uint64_t power(uint64_t x, uint64_t y, bool signedType) {
+  if (signedType && int64_t(y) < 0l) {
+    if (x == 1ul) return 1ul;
+    if (x == 0xfffffffffffffffful) return (y & 1ul) == 0ul ? 1ul : x;
+    return 0ul;
+  }
+  uint64_t r = 1ul;
+  while (y != 0ul) {
+    if ((y & 1ul) != 0ul) r *= x;
+    x *= x;
+    y >>= 1;
+  }
+  return r;
+}
 
 void main() {
   uint i = flatIndex();
@@ -40,7 +57,9 @@ void main() {
       }
       break;
     case 4u: r = signedType ? uint64_t(max(int64_t(x), int64_t(y))) : max(x, y); break;
-    default: r = signedType ? uint64_t(min(int64_t(x), int64_t(y))) : min(x, y); break;
+    case 5u: r = signedType ? uint64_t(min(int64_t(x), int64_t(y))) : min(x, y); break;
+    case 6u: r = power(x, y, signedType); break;
+    default: r = (signedType && int64_t(x) < 0l) ? y * x : x; break;  // prelu (y: the slope)
   }
   dst[i] = r;
 }

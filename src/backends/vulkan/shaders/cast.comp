@@ -1,8 +1,9 @@
-// cast between float32, float16, int32, uint32, int64, uint64, int8 and uint8, as the spec's
-// table says (float to integer truncates and saturates, NaN gives 0; integer to integer keeps the
-// low bits). One invocation per output word (four uint8, two float16, one 32-bit element) or per
-// 64-bit element. p: count (elements), from, to, 0 (type codes: 0 float32, 1 float16, 2 int32,
-// 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8).
+// cast between float32, float16, int32, uint32, int64, uint64, int8, uint8, int4 and uint4, as
+// the spec's table says (float to integer truncates and saturates, NaN gives 0; integer to
+// integer keeps the low bits). One invocation per output word (eight 4-bit, four 8-bit, two
+// float16, one 32-bit element) or per 64-bit element. p: count (elements), from, to, 0 (type
+// codes: 0 float32, 1 float16, 2 int32, 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8, 8 int4,
+// 9 uint4).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -24,7 +25,9 @@ int64_t loadInteger(uint type, uint i) {
     case 3u: return int64_t(uint64_t(src[i]));
     case 4u: case 5u: return int64_t(uint64_t(src[2u * i]) | (uint64_t(src[2u * i + 1u]) << 32));
     case 6u: return int64_t(bitfieldExtract(int(src[i >> 2]), int((i & 3u) * 8u), 8));
-    default: return int64_t((src[i >> 2] >> ((i & 3u) * 8u)) & 0xffu);
+    case 7u: return int64_t((src[i >> 2] >> ((i & 3u) * 8u)) & 0xffu);
+    case 8u: return int64_t(bitfieldExtract(int(src[i >> 3]), int((i & 7u) * 4u), 4));
+    default: return int64_t((src[i >> 3] >> ((i & 7u) * 4u)) & 0xfu);
   }
 }
 
@@ -44,7 +47,9 @@ uint64_t floatToInteger(float f, uint to) {
       if (f <= 0.0) return 0ul;
       return uint64_t(f);
     case 6u: return uint64_t(int64_t(int(clamp(f, -128.0, 127.0))));
-    default: return uint64_t(uint(clamp(f, 0.0, 255.0)));
+    case 7u: return uint64_t(uint(clamp(f, 0.0, 255.0)));
+    case 8u: return uint64_t(int64_t(int(clamp(f, -8.0, 7.0))));
+    default: return uint64_t(uint(clamp(f, 0.0, 15.0)));
   }
 }
 
@@ -74,7 +79,15 @@ void main() {
   uint count = p[0];
   uint from = p[1];
   uint to = p[2];
-  if (to == 7u || to == 6u) {
+  if (to == 8u || to == 9u) {
+    uint first = w * 8u;
+    if (first >= count) return;
+    uint word = 0u;
+    for (uint k = 0u; k < 8u && first + k < count; ++k) {
+      word |= (uint(toInteger(from, to, first + k)) & 0xfu) << (k * 4u);
+    }
+    dst[w] = word;
+  } else if (to == 7u || to == 6u) {
     uint first = w * 4u;
     if (first >= count) return;
     uint word = 0u;

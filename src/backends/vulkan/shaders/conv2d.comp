@@ -1,14 +1,21 @@
 // conv2d, direct: one invocation per output element; layouts are strides. p: N, C, H, W, O, OH,
 // OW, KH, KW, groups, strideH, strideW, dilationH, dilationW, padTop, padLeft, inStrides n c h w,
 // filterStrides o i h w, outStrides n o h w, hasBias.
+// Operands float32 or float16 (float_io.glsl), arithmetic in float32.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer In { float src[]; };
-layout(std430, binding = 2) readonly buffer Filter { float filt[]; };
-layout(std430, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 4) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) readonly buffer Filter { uint filt[]; };
+layout(std430, binding = 3) readonly buffer Bias { uint bias[]; };
+layout(std430, binding = 4) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(loadSrc, src)
+DEFINE_FLOAT_LOAD(loadFilt, filt)
+DEFINE_FLOAT_LOAD(loadBias, bias)
+DEFINE_FLOAT_STORE(store, dst)
 
 void main() {
   uint i = flatIndex();
@@ -32,11 +39,11 @@ void main() {
       for (uint kw = 0; kw < KW; ++kw) {
         int w = int(ow * p[11] + kw * p[13]) - int(p[15]);
         if (w < 0 || w >= int(W)) continue;
-        sum += src[inBase + uint(h) * p[18] + uint(w) * p[19]] *
-               filt[filterBase + kh * p[22] + kw * p[23]];
+        sum += loadSrc(inBase + uint(h) * p[18] + uint(w) * p[19]) *
+               loadFilt(filterBase + kh * p[22] + kw * p[23]);
       }
     }
   }
-  if (p[28] != 0u) sum += bias[o];
-  dst[n * p[24] + o * p[25] + oh * p[26] + ow * p[27]] = sum;
+  if (p[28] != 0u) sum += loadBias(o);
+  store(n * p[24] + o * p[25] + oh * p[26] + ow * p[27], sum);
 }

@@ -2,14 +2,21 @@
 // filter taps land on it (oh = ih * stride + kh * dilation - padTop). p: N, C, H, W (input), O,
 // OH, OW (output), KH, KW, groups, strideH, strideW, dilationH, dilationW, padTop, padLeft,
 // inStrides n c h w, filterStrides i o h w (o within its group), outStrides n o h w, hasBias.
+// Operands float32 or float16 (float_io.glsl), arithmetic in float32.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer In { float src[]; };
-layout(std430, binding = 2) readonly buffer Filter { float filt[]; };
-layout(std430, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 4) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) readonly buffer Filter { uint filt[]; };
+layout(std430, binding = 3) readonly buffer Bias { uint bias[]; };
+layout(std430, binding = 4) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(loadSrc, src)
+DEFINE_FLOAT_LOAD(loadFilt, filt)
+DEFINE_FLOAT_LOAD(loadBias, bias)
+DEFINE_FLOAT_STORE(store, dst)
 
 void main() {
   uint i = flatIndex();
@@ -37,11 +44,11 @@ void main() {
       if (iw >= W) continue;
       for (uint ci = 0; ci < cPerGroup; ++ci) {
         uint c = g * cPerGroup + ci;
-        sum += src[n * p[16] + c * p[17] + ih * p[18] + iw * p[19]] *
-               filt[c * p[20] + og * p[21] + kh * p[22] + kw * p[23]];
+        sum += loadSrc(n * p[16] + c * p[17] + ih * p[18] + iw * p[19]) *
+               loadFilt(c * p[20] + og * p[21] + kh * p[22] + kw * p[23]);
       }
     }
   }
-  if (p[28] != 0u) sum += bias[o];
-  dst[n * p[24] + o * p[25] + oh * p[26] + ow * p[27]] = sum;
+  if (p[28] != 0u) sum += loadBias(o);
+  store(n * p[24] + o * p[25] + oh * p[26] + ow * p[27], sum);
 }

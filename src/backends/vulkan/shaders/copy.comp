@@ -1,24 +1,25 @@
-// Strided copy of 32-bit elements: reshape, transpose, slice, expand, concat, split, identity.
-// p: count, rank, inOffset, outOffset, shape[8], inStrides[8], outStrides[8].
+// Strided copy of elements of any size (elements.glsl): reshape, identity, transpose, slice,
+// expand, split. out[o] = in[inOffset + c . inStrides] for the coordinates c of o in `shape`
+// (the output's). p: count, bits, rank, inOffset, shape[8], inStrides[8].
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "elements.glsl"
 layout(local_size_x = 64) in;
 layout(std430, binding = 1) readonly buffer In { uint src[]; };
 layout(std430, binding = 2) writeonly buffer Out { uint dst[]; };
 
-void main() {
-  uint i = flatIndex();
-  if (i >= p[0]) return;
-  uint inIndex = p[2];
-  uint outIndex = p[3];
-  uint rest = i;
-  for (int d = int(p[1]) - 1; d >= 0; --d) {
+DEFINE_ELEMENT_LOAD(load, src)
+
+uvec2 element(uint o) {
+  uint offset = p[3];
+  uint rest = o;
+  for (int d = int(p[2]) - 1; d >= 0; --d) {
     uint extent = p[4 + d];
-    uint c = rest % extent;
+    offset += (rest % extent) * p[12 + d];
     rest /= extent;
-    inIndex += c * p[12 + d];
-    outIndex += c * p[20 + d];
   }
-  dst[outIndex] = src[inIndex];
+  return load(offset, p[1]);
 }
+
+#include "write_elements.glsl"

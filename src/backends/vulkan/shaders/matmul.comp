@@ -2,14 +2,21 @@
 // A[b, m, k] * B[b, k, n] + beta * C[b, m, n], every operand addressed by strides (transposes and
 // broadcasting are strides). p: M, N, K, batchRank, alpha, beta, hasC, 0, aRow, aCol, bRow, bCol,
 // cRow, cCol, 0, 0, batchShape[6], aBatch[6], bBatch[6], cBatch[6]. Output contiguous.
+// Operands float32 or float16 (float_io.glsl), arithmetic in float32.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(std430, binding = 1) readonly buffer A { float a[]; };
-layout(std430, binding = 2) readonly buffer B { float b[]; };
-layout(std430, binding = 3) readonly buffer C { float c[]; };
-layout(std430, binding = 4) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer A { uint a[]; };
+layout(std430, binding = 2) readonly buffer B { uint b[]; };
+layout(std430, binding = 3) readonly buffer C { uint c[]; };
+layout(std430, binding = 4) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(loadA, a)
+DEFINE_FLOAT_LOAD(loadB, b)
+DEFINE_FLOAT_LOAD(loadC, c)
+DEFINE_FLOAT_STORE(store, dst)
 
 shared float tileA[16][16];
 shared float tileB[16][16];
@@ -39,14 +46,14 @@ void main() {
   for (uint k0 = 0; k0 < K; k0 += 16) {
     uint ka = k0 + tx;
     uint kb = k0 + ty;
-    tileA[ty][tx] = (row < M && ka < K) ? a[aBase + row * p[8] + ka * p[9]] : 0.0;
-    tileB[ty][tx] = (kb < K && col < N) ? b[bBase + kb * p[10] + col * p[11]] : 0.0;
+    tileA[ty][tx] = (row < M && ka < K) ? loadA(aBase + row * p[8] + ka * p[9]) : 0.0;
+    tileB[ty][tx] = (kb < K && col < N) ? loadB(bBase + kb * p[10] + col * p[11]) : 0.0;
     barrier();
     for (uint k = 0; k < 16; ++k) sum += tileA[ty][k] * tileB[k][tx];
     barrier();
   }
   if (row >= M || col >= N) return;
   float r = pf(4) * sum;
-  if (p[6] != 0u) r += pf(5) * c[cBase + row * p[12] + col * p[13]];
-  dst[(batch * M + row) * N + col] = r;
+  if (p[6] != 0u) r += pf(5) * loadC(cBase + row * p[12] + col * p[13]);
+  store((batch * M + row) * N + col, r);
 }

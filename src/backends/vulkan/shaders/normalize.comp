@@ -2,14 +2,21 @@
 // mean and variance over the reduced axes, then every element of the group. p: groups, keptRank,
 // reducedCount, reducedRank, epsilon bits, hasScale, hasBias, 0, keptShape[8], keptStrides[8],
 // reducedShape[8], reducedStrides[8], keptScaleStrides[8], reducedScaleStrides[8].
+// Operands float32 or float16 (float_io.glsl), arithmetic in float32.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer In { float src[]; };
-layout(std430, binding = 2) readonly buffer Scale { float scale[]; };
-layout(std430, binding = 3) readonly buffer Bias { float bias[]; };
-layout(std430, binding = 4) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) readonly buffer Scale { uint scale[]; };
+layout(std430, binding = 3) readonly buffer Bias { uint bias[]; };
+layout(std430, binding = 4) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(loadSrc, src)
+DEFINE_FLOAT_LOAD(loadScale, scale)
+DEFINE_FLOAT_LOAD(loadBias, bias)
+DEFINE_FLOAT_STORE(store, dst)
 
 uint reducedOffset(uint r, uint strideBase) {
   uint offset = 0;
@@ -36,11 +43,11 @@ void main() {
   }
   uint n = p[2];
   float mean = 0.0;
-  for (uint r = 0; r < n; ++r) mean += src[base + reducedOffset(r, 32u)];
+  for (uint r = 0; r < n; ++r) mean += loadSrc(base + reducedOffset(r, 32u));
   mean /= float(n);
   float variance = 0.0;
   for (uint r = 0; r < n; ++r) {
-    float d = src[base + reducedOffset(r, 32u)] - mean;
+    float d = loadSrc(base + reducedOffset(r, 32u)) - mean;
     variance += d * d;
   }
   variance /= float(n);
@@ -48,9 +55,9 @@ void main() {
   for (uint r = 0; r < n; ++r) {
     uint offset = base + reducedOffset(r, 32u);
     uint s = scaleBase + reducedOffset(r, 48u);
-    float y = (src[offset] - mean) * inverse;
-    if (p[5] != 0u) y *= scale[s];
-    if (p[6] != 0u) y += bias[s];
-    dst[offset] = y;
+    float y = (loadSrc(offset) - mean) * inverse;
+    if (p[5] != 0u) y *= loadScale(s);
+    if (p[6] != 0u) y += loadBias(s);
+    store(offset, y);
   }
 }

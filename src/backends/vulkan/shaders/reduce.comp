@@ -1,12 +1,17 @@
 // reduce*: one invocation per output element. p: count, keptRank, op, reducedCount, reducedRank,
 // 0, 0, 0, keptShape[8], keptStrides[8], reducedShape[8], reducedStrides[8] (input strides).
 // op: 0 sum, 1 mean, 2 max, 3 min, 4 product, 5 l1, 6 l2, 7 logSum, 8 logSumExp, 9 sumSquare.
+// float32 or float16 (float_io.glsl), accumulated in float32.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer In { float src[]; };
-layout(std430, binding = 2) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(load, src)
+DEFINE_FLOAT_STORE(store, dst)
 
 void main() {
   uint i = flatIndex();
@@ -31,7 +36,7 @@ void main() {
         offset += (left % extent) * p[32 + d];
         left /= extent;
       }
-      maximum = max(maximum, src[offset]);
+      maximum = max(maximum, load(offset));
     }
     if (isinf(maximum)) maximum = 0.0;
   }
@@ -43,7 +48,7 @@ void main() {
       offset += (left % extent) * p[32 + d];
       left /= extent;
     }
-    float x = src[offset];
+    float x = load(offset);
     switch (op) {
       case 2u: acc = isnan(x) || isnan(acc) ? x + acc : max(acc, x); break;
       case 3u: acc = isnan(x) || isnan(acc) ? x + acc : min(acc, x); break;
@@ -58,5 +63,5 @@ void main() {
   if (op == 6u) acc = sqrt(acc);
   if (op == 7u) acc = log(acc);
   if (op == 8u) acc = log(acc) + maximum;
-  dst[i] = acc;
+  store(i, acc);
 }

@@ -1,10 +1,15 @@
-// Element-wise unary ops and activations on float32. p: count, op, alpha bits, beta bits.
+// Element-wise unary ops and activations on float32 or float16 (float_io.glsl). p: count, op,
+// alpha bits, beta bits (float32).
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
+#include "float_io.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 1) readonly buffer In { float src[]; };
-layout(std430, binding = 2) writeonly buffer Out { float dst[]; };
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) buffer Out { uint dst[]; };
+
+DEFINE_FLOAT_LOAD(load, src)
+DEFINE_FLOAT_STORE(store, dst)
 
 // erfc(z) for z >= 0 (Numerical Recipes erfcc Chebyshev fit: fractional error < 1.2e-7).
 float erfcPositive(float z) {
@@ -38,7 +43,7 @@ float tanhSafe(float x) {
 void main() {
   uint i = flatIndex();
   if (i >= p[0]) return;
-  float x = src[i];
+  float x = load(i);
   float alpha = pf(2);
   float beta = pf(3);
   float r;
@@ -71,5 +76,5 @@ void main() {
     case 25u: r = isnan(x) ? 0.0 : sign(x); break;
     default: r = roundEven(x); break;
   }
-  dst[i] = r;
+  store(i, r);
 }

@@ -1,0 +1,27 @@
+// tile, elements of any size: out[c] = in[c mod inShape]. p: count, bits, rank, 0,
+// outShape[8], inShape[8].
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "elements.glsl"
+layout(local_size_x = 64) in;
+layout(std430, binding = 1) readonly buffer In { uint src[]; };
+layout(std430, binding = 2) writeonly buffer Out { uint dst[]; };
+
+DEFINE_ELEMENT_LOAD(load, src)
+
+uvec2 element(uint o) {
+  uint offset = 0u;
+  uint stride = 1u;
+  uint rest = o;
+  for (int d = int(p[2]) - 1; d >= 0; --d) {
+    uint extent = p[4 + d];
+    uint n = p[12 + d];
+    offset += (rest % extent) % n * stride;
+    rest /= extent;
+    stride *= n;
+  }
+  return load(offset, p[1]);
+}
+
+#include "write_elements.glsl"
