@@ -226,6 +226,33 @@ TEST(CpuCompiler, AnNhwcConvolutionKeepsItsAddSeparate) {
   EXPECT_EQ(types, (std::vector<std::string>{"conv2d", "add"}));
 }
 
+TEST(CpuCompiler, ABatchedMatmulWithATwoDimensionalBRunsItsBatchAsRows) {
+  // Bias and residual broadcast over all of the rows or none of them: the product runs as
+  // [2 * 3 * 8, 16] x [16, 24] with both adds as post-ops.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 3, 8, 16}});
+        MLOperand product = b.matmul(x, randomConstant(b, rng, {16, 24}));
+        MLOperand biased = b.add(product, randomConstant(b, rng, {24}));
+        return b.gelu(b.add(biased, randomConstant(b, rng, {2, 3, 8, 24})));
+      },
+      {2, 3, 8, 16});
+  EXPECT_EQ(types, std::vector<std::string>{"matmul+add+add+gelu"});
+}
+
+TEST(CpuCompiler, APostOpOperandOverSomeOfTheBatchKeepsTheMatmulBatched) {
+  // [3, 1, 24] broadcasts over the batch's first dimension and the rows but not the second:
+  // it cannot be a [rows, 24] operand, so the matmul stays batched, still one step.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 3, 8, 16}});
+        MLOperand product = b.matmul(x, randomConstant(b, rng, {1, 16, 24}));
+        return b.mul(product, randomConstant(b, rng, {3, 1, 24}));
+      },
+      {2, 3, 8, 16});
+  EXPECT_EQ(types, std::vector<std::string>{"matmul+mul"});
+}
+
 TEST(CpuCompiler, DispatchesReuseOneArenaAndTheProfileCountsThem) {
   MLContext context = createContext({.backend = "cpu", .profiling = true});
   MLGraphBuilder builder(context);

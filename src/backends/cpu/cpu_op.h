@@ -82,7 +82,7 @@ struct OpCompileContext {
   bool plainOutput = true;
   // Every input is handed over plain (the compiler reorders blocked ones): layoutOf says null.
   bool inputsPlain = false;
-  CpuConstants* constants = nullptr;               // where the graph's constants live
+  CpuConstants* constants = nullptr;  // where the graph's constants live
 
   // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
   // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live
@@ -135,10 +135,12 @@ struct PostOpArguments {
 };
 // `outputDims`: the logical dims of the main op's destination (binary operands broadcast to
 // them). Returns nullopt when an operand cannot be a post-op input (rank, broadcasting).
-// `base`: post-ops of the op's own that come first (gemm's C).
+// `base`: post-ops of the op's own that come first (gemm's C). `rowsFolded`: the primitive's
+// destination is outputDims with all but the last dimension merged into one (a matmul whose
+// batch runs as rows); an operand must then broadcast over all of them or none.
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
-                                                 dnnl::post_ops base = {});
+                                                 dnnl::post_ops base = {}, bool rowsFolded = false);
 void addPostOpArguments(const PostOpArguments& postOps, const dnnl::engine& engine,
                         const DispatchTensors& tensors,
                         std::unordered_map<int, dnnl::memory>& arguments);

@@ -2,6 +2,9 @@
 // dimensions broadcast (oneDNN broadcasts dimensions of size 1). gemm: transposes as strides,
 // alpha as an output scale, beta x C as a broadcast binary post-op. A constant B is kept in the
 // layout the primitive chose (format_tag::any), packed when its bytes are in.
+#include <algorithm>
+#include <functional>
+#include <numeric>
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
@@ -31,7 +34,8 @@ class MatmulOp final : public CpuOp {
  public:
   MatmulOp(const OpCompileContext& context, MatmulOperands operands, const memory::desc& aDesc,
            const memory::desc& bDesc, const memory::desc& outputDesc,
-           const std::optional<memory::desc>& cDesc, const dnnl::primitive_attr& attributes)
+           const std::optional<memory::desc>& cDesc, const dnnl::primitive_attr& attributes,
+           bool rowsFolded = false)
       : engine_(context.engine),
         operands_(operands),
         aDesc_(aDesc),
@@ -44,7 +48,11 @@ class MatmulOp final : public CpuOp {
     const dnnl::matmul::desc desc(aDesc, weightsDesc, outputDesc);
     dnnl::primitive_attr withFusion = attributes;
     if (context.fusion) {
-      auto postOps = postOpArgumentsOf(context, outputDesc.dims(), attributes.get_post_ops());
+      const memory::dims logicalOutputDims =
+          rowsFolded ? dimsOf(context.descriptor(context.operation.outputs[0]).shape)
+                     : outputDesc.dims();
+      auto postOps =
+          postOpArgumentsOf(context, logicalOutputDims, attributes.get_post_ops(), rowsFolded);
       if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
       postOps_ = std::move(*postOps);
       withFusion.set_post_ops(postOps_.postOps);
@@ -120,13 +128,26 @@ std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
       context.descriptor(operands.b).shape.size() < 2) {
     return nullptr;
   }
+  const memory::dims bDims = paddedToRank(context.descriptor(operands.b).shape, rank);
+  if (rank > 2 && std::all_of(bDims.begin(), bDims.end() - 2, [](auto d) { return d == 1; })) {
+    // B has no batch: A's batch runs as rows of one 2-D product, which oneDNN's brgemm matmul
+    // runs much faster than the batched one with B broadcast (2.4x on 128x768 by 768x3072).
+    const memory::dim rows = std::accumulate(outputShape.begin(), outputShape.end() - 1,
+                                             memory::dim{1}, std::multiplies<>());
+    const memory::dim inner = bDims[rank - 2], columns = bDims[rank - 1];
+    try {
+      return std::make_unique<MatmulOp>(
+          context, operands, plainFloat32Desc({rows, inner}), plainFloat32Desc({inner, columns}),
+          plainFloat32Desc({rows, columns}), std::nullopt, opAttributes(), true);
+    } catch (const dnnl::error&) {
+      // A post-op operand that does not fold (broadcast over some of the rows): batched.
+    }
+  }
   const memory::desc aDesc =
       plainFloat32Desc(paddedToRank(context.descriptor(operands.a).shape, rank));
-  const memory::desc bDesc =
-      plainFloat32Desc(paddedToRank(context.descriptor(operands.b).shape, rank));
   const memory::desc outputDesc = plainFloat32Desc(dimsOf(outputShape));
-  return std::make_unique<MatmulOp>(context, operands, aDesc, bDesc, outputDesc, std::nullopt,
-                                    opAttributes());
+  return std::make_unique<MatmulOp>(context, operands, aDesc, plainFloat32Desc(bDims), outputDesc,
+                                    std::nullopt, opAttributes());
 }
 
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context) {
