@@ -350,6 +350,34 @@ TEST(CpuCompiler, AMatmulWithABinaryPostOpDoesNotWriteThroughStrides) {
   EXPECT_EQ(types, (std::vector<std::string>{"matmul+add", "transpose"}));
 }
 
+TEST(CpuCompiler, AScalarConstantMultipliedOrAddedIsAnElementwisePostOp) {
+  // x * 0.5 + 0.25 after the matmul: linear post-ops, not binary ones, so the matmul writes
+  // through the transpose after them.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y =
+            b.add(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)),
+                  b.constant(F32, 0.25));
+        return b.sigmoid(b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}}));
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+add", "sigmoid"}));
+}
+
+TEST(CpuCompiler, NoChainHasTwoLinearPostOpsApart) {
+  // oneDNN 2.6 runs a second linear post-op wrong: after relu, the scalar add is a step.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y =
+            b.relu(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)));
+        return b.add(y, b.constant(F32, 0.25));
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+relu", "add"}));
+}
+
 TEST(CpuCompiler, AViewThatIsAGraphOutputRunsAndAMatmulWritesAGraphOutputThroughStrides) {
   MLContext context = createContext({.backend = "cpu", .profiling = true});
   MLGraphBuilder b(context);

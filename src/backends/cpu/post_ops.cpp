@@ -84,6 +84,16 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
     result.binaryInputs.push_back({postOp.other, -1, otherDesc, result.postOps.len()});
     result.postOps.append_binary(postOp.algorithm, otherDesc);
   }
+  // oneDNN 2.6 runs a second element-wise linear post-op wrong (fusion.cpp merges adjacent ones).
+  int linears = 0;
+  for (int i = 0; i < result.postOps.len(); ++i) {
+    if (result.postOps.kind(i) != dnnl::primitive::kind::eltwise) continue;
+    float scale, alpha, beta;
+    dnnl::algorithm algorithm;
+    result.postOps.get_params_eltwise(i, scale, algorithm, alpha, beta);
+    linears += algorithm == dnnl::algorithm::eltwise_linear ? 1 : 0;
+  }
+  if (linears > 1) return std::nullopt;
   return result;
 }
 
