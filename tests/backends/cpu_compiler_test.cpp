@@ -226,6 +226,189 @@ TEST(CpuCompiler, AnNhwcConvolutionKeepsItsAddSeparate) {
   EXPECT_EQ(types, (std::vector<std::string>{"conv2d", "add"}));
 }
 
+TEST(CpuCompiler, ABatchedMatmulWithATwoDimensionalBRunsItsBatchAsRows) {
+  // Bias and residual broadcast over all of the rows or none of them: the product runs as
+  // [2 * 3 * 8, 16] x [16, 24] with both adds as post-ops.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 3, 8, 16}});
+        MLOperand product = b.matmul(x, randomConstant(b, rng, {16, 24}));
+        MLOperand biased = b.add(product, randomConstant(b, rng, {24}));
+        return b.gelu(b.add(biased, randomConstant(b, rng, {2, 3, 8, 24})));
+      },
+      {2, 3, 8, 16});
+  EXPECT_EQ(types, std::vector<std::string>{"matmul+add+add+gelu"});
+}
+
+TEST(CpuCompiler, APostOpOperandOverSomeOfTheBatchKeepsTheMatmulBatched) {
+  // [3, 1, 24] broadcasts over the batch's first dimension and the rows but not the second:
+  // it cannot be a [rows, 24] operand, so the matmul stays batched, still one step.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 3, 8, 16}});
+        MLOperand product = b.matmul(x, randomConstant(b, rng, {1, 16, 24}));
+        return b.mul(product, randomConstant(b, rng, {3, 1, 24}));
+      },
+      {2, 3, 8, 16});
+  EXPECT_EQ(types, std::vector<std::string>{"matmul+mul"});
+}
+
+// One attention block as the encoder benchmark writes it (seq 8, hidden 32, 4 heads of 8): Q, K
+// and V split into heads by reshape + transpose, the context merged back by transpose + reshape.
+MLOperand attention(MLGraphBuilder& b, std::mt19937& rng, const MLOperand& x) {
+  auto heads = [&](std::vector<uint32_t> permutation) {
+    MLOperand y =
+        b.add(b.matmul(x, randomConstant(b, rng, {32, 32})), randomConstant(b, rng, {32}));
+    return b.transpose(b.reshape(y, {1, 8, 4, 8}), {.permutation = std::move(permutation)});
+  };
+  MLOperand q = heads({0, 2, 1, 3}), k = heads({0, 2, 3, 1}), v = heads({0, 2, 1, 3});
+  MLOperand scores = b.mul(b.matmul(q, k), b.constant(F32, 0.35));
+  MLOperand context = b.matmul(b.softmax(scores, 3), v);
+  MLOperand merged = b.reshape(
+      b.transpose(context, {.permutation = std::vector<uint32_t>{0, 2, 1, 3}}), {1, 8, 32});
+  return b.add(b.matmul(merged, randomConstant(b, rng, {32, 32})), x);
+}
+
+TEST(CpuCompiler, AttentionHeadsAreReadAndWrittenByTheMatmulsThroughStrides) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        return attention(b, rng, b.input("x", {F32, {1, 8, 32}}));
+      },
+      {1, 8, 32});
+  // Q K^T and probabilities x V read the projections through strides; the context is written
+  // merged: no reshape or transpose runs.
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+add", "matmul+add", "matmul+add", "matmul+mul",
+                                             "softmax", "matmul", "matmul+add"}));
+}
+
+TEST(CpuCompiler, ReshapesAroundAMatmulAreViews) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.reshape(b.input("x", {F32, {6, 8}}), {2, 3, 8});
+        MLOperand y =
+            b.add(b.matmul(x, randomConstant(b, rng, {8, 4})), randomConstant(b, rng, {4}));
+        return b.reshape(b.relu(b.matmul(y, randomConstant(b, rng, {4, 5}))), {30});
+      },
+      {6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+add", "matmul+relu"}));
+}
+
+TEST(CpuCompiler, AViewAnotherReaderNeedsStillRuns) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 8, 32}});
+        MLOperand heads = b.transpose(b.reshape(b.relu(x), {1, 8, 4, 8}),
+                                      {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
+        MLOperand product = b.matmul(heads, randomConstant(b, rng, {1, 4, 8, 8}));
+        // tanh reads the transpose too: it runs, and so does the reshape it reads (the matmul
+        // still reads the relu's output through strides).
+        return b.add(product, b.tanh(heads));
+      },
+      {1, 8, 32});
+  EXPECT_EQ(count(types, "transpose"), 1u);
+  EXPECT_EQ(count(types, "reshape"), 1u);
+}
+
+TEST(CpuCompiler, AReshapeThatMergesStridedDimensionsIsNotAView) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {1, 8, 32}});
+        MLOperand heads = b.transpose(b.reshape(b.relu(x), {1, 8, 4, 8}),
+                                      {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
+        // [1, 4, 8 (stride 32), 8 (stride 1)] -> [1, 4, 64] needs a copy: the transpose runs, the
+        // matmul reads its result through the reshape.
+        MLOperand merged = b.reshape(heads, {1, 4, 64});
+        return b.matmul(merged, randomConstant(b, rng, {64, 16}));
+      },
+      {1, 8, 32});
+  EXPECT_EQ(types, (std::vector<std::string>{"relu", "reshape", "transpose", "matmul"}));
+}
+
+TEST(CpuCompiler, AMatmulWritesThroughTheTransposeAfterItsFusedChain) {
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y = b.relu(b.matmul(x, randomConstant(b, rng, {8, 10})));
+        // [2, 6, 10] written as [6, 2, 10] (strides 10, 20, 1), read on as [6, 20].
+        MLOperand swapped = b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+        return b.sigmoid(b.reshape(swapped, {6, 20}));
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+relu", "sigmoid"}));
+}
+
+TEST(CpuCompiler, AMatmulWithABinaryPostOpDoesNotWriteThroughStrides) {
+  // oneDNN 2.6 crashes on binary post-ops with a strided destination: the transpose runs.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y =
+            b.add(b.matmul(x, randomConstant(b, rng, {8, 10})), randomConstant(b, rng, {10}));
+        return b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+add", "transpose"}));
+}
+
+TEST(CpuCompiler, AScalarConstantMultipliedOrAddedIsAnElementwisePostOp) {
+  // x * 0.5 + 0.25 after the matmul: linear post-ops, not binary ones, so the matmul writes
+  // through the transpose after them.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y =
+            b.add(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)),
+                  b.constant(F32, 0.25));
+        return b.sigmoid(b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}}));
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+add", "sigmoid"}));
+}
+
+TEST(CpuCompiler, NoChainHasTwoLinearPostOpsApart) {
+  // oneDNN 2.6 runs a second linear post-op wrong: after relu, the scalar add is a step.
+  const auto types = compileAndCompare(
+      [](MLGraphBuilder& b, std::mt19937& rng) {
+        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand y =
+            b.relu(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)));
+        return b.add(y, b.constant(F32, 0.25));
+      },
+      {2, 6, 8});
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+relu", "add"}));
+}
+
+TEST(CpuCompiler, AViewThatIsAGraphOutputRunsAndAMatmulWritesAGraphOutputThroughStrides) {
+  MLContext context = createContext({.backend = "cpu", .profiling = true});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {2, 4, 6}});
+  MLOperand swapped = b.transpose(x, {.permutation = std::vector<uint32_t>{0, 2, 1}});
+  MLOperand product = b.matmul(swapped, x);  // [2, 6, 6]
+  MLOperand y = b.transpose(product, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+  MLGraph graph = b.build({{"y", y}, {"t", swapped}});
+  std::vector<float> input(48);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = 0.05f * static_cast<float>(i) - 1.0f;
+  const auto output = testing::runFloat(context, graph, {{"x", input}}, "y");
+  // y[i][batch][j] = sum over k of x[batch][k][i] x[batch][k][j].
+  ASSERT_EQ(output.size(), 72u);
+  for (size_t i = 0; i < 6; ++i) {
+    for (size_t batch = 0; batch < 2; ++batch) {
+      for (size_t j = 0; j < 6; ++j) {
+        float expected = 0;
+        for (size_t k = 0; k < 4; ++k) {
+          expected += input[batch * 24 + k * 6 + i] * input[batch * 24 + k * 6 + j];
+        }
+        EXPECT_NEAR(output[(i * 2 + batch) * 6 + j], expected, 1e-5f) << i << ", " << j;
+      }
+    }
+  }
+  std::vector<std::string> types;
+  for (const auto& step : graph.profile()) types.push_back(step.type);
+  // `t` is an output: its transpose runs; the matmul reads x through strides (not `t`) and
+  // writes `y` through strides.
+  EXPECT_EQ(types, (std::vector<std::string>{"transpose", "matmul"}));
+}
+
 TEST(CpuCompiler, DispatchesReuseOneArenaAndTheProfileCountsThem) {
   MLContext context = createContext({.backend = "cpu", .profiling = true});
   MLGraphBuilder builder(context);

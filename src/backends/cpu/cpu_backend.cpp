@@ -1,6 +1,8 @@
 // The cpu backend. compile() is a small graph compiler over the typed IR:
 // - fusion (fusion.cpp): activations and binary ops after a conv2d / matmul / gemm become its
 //   oneDNN post-ops, one step;
+// - views (strided_views.cpp): reshapes and transposes a matmul reads or writes through strides
+//   run no step;
 // - each step gets a oneDNN primitive when oneDNN runs it with those types and attributes
 //   (ops/*.cpp), else a kernel of ours, else the reference kernel;
 // - layouts: convolutions pick their activation layouts (nChw16c on AVX-512), which flow on
@@ -29,6 +31,7 @@
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/fusion.h"
+#include "backends/cpu/strided_views.h"
 #include "backends/host_storage.h"
 #include "backends/reference/reference_backend.h"
 #include "core/host_buffer.h"
@@ -283,6 +286,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   std::vector<std::string> implementations() const {
     std::vector<std::string> names(ir_->operations.size());
     for (size_t i = 0; i < names.size(); ++i) {
+      if (views_.elided[i]) {
+        names[i] = "view: through strides of a matmul";
+        continue;
+      }
       const Step& step = steps_[stepOfOperation_[i]];
       names[i] =
           fusedOperation_[i] ? "fused: " + step.op->implementation() : step.op->implementation();
@@ -404,7 +411,14 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     context.constants = &constants_;
     context.layouts = &layouts_;
     context.fusion = chain;
-    const graph::OperandId output = chain ? chain->output : operation.outputs.at(0);
+    const MatmulViews* views = views_.views[index] ? &*views_.views[index] : nullptr;
+    context.views = views;
+    graph::OperandId output = chain ? chain->output : operation.outputs.at(0);
+    if (views && views->output) output = views->output->base;
+    // What the step reads: the operation's inputs, or the tensors their views are in.
+    std::vector<graph::OperandId> inputs = operation.inputs;
+    if (views && views->a) inputs[0] = views->a->base;
+    if (views && views->b) inputs[1] = views->b->base;
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = readsBlockedLayouts(operation.type);
     context.inputsPlain = !readsBlocked;
@@ -427,7 +441,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     Step step;
     step.types = std::string(graph::specName(operation.type));
     step.label = operation.label;
-    step.reads = operation.inputs;
+    step.reads = inputs;
     if (chain) {
       for (size_t fused : chain->operations) {
         step.types += "+" + std::string(graph::specName(ir_->operations[fused].type));
@@ -435,13 +449,13 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
       for (const FusedPostOp& postOp : chain->postOps) {
         if (postOp.kind == FusedPostOp::Kind::Binary) step.reads.push_back(postOp.other);
       }
-      step.writes = {chain->output};
+      step.writes = {output};
     } else {
-      step.writes = operation.outputs;
+      step.writes = views && views->output ? std::vector{output} : operation.outputs;
     }
     // Blocked inputs of an op that got them plain: through their plain copies.
     if (context.inputsPlain) {
-      for (graph::OperandId input : operation.inputs) {
+      for (graph::OperandId input : inputs) {
         if (!layouts_[input]) continue;
         bool seen = false;
         for (const auto& view : step.plainViews) seen = seen || view.first == input;
@@ -479,6 +493,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     stepOfOperation_.assign(count, 0);
     fusedOperation_.assign(count, false);
     fusion_ = planFusions(*ir_);
+    views_ =
+        planViews(*ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
+          return matmulRunsOnViews(engine_, *ir_, matmul, views);
+        });
     // A chain runs where its last operation stood: every operand it reads exists by then.
     std::vector<int32_t> chainEndingAt(count, -1);
     for (size_t i = 0; i < count; ++i) {
@@ -488,13 +506,19 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
           static_cast<int32_t>(i);
     }
     for (size_t i = 0; i < count; ++i) {
+      if (views_.elided[i]) continue;   // read or written through strides: no step
       if (fusion_.chains[i]) continue;  // compiled with its chain, at the chain's end
       if (chainEndingAt[i] >= 0) {
         const size_t anchor = static_cast<size_t>(chainEndingAt[i]);
         if (compileOperation(anchor, &*fusion_.chains[anchor])) continue;
-        // No primitive takes the chain: its operations one by one.
+        // No primitive takes the chain: its operations one by one, and the views after it run
+        // as steps (the last one of the chain writes their input).
         const std::vector<size_t> operations = fusion_.chains[anchor]->operations;
         fusion_.chains[anchor].reset();
+        if (views_.views[anchor] && views_.views[anchor]->output) {
+          views_.views[anchor]->output.reset();
+          for (uint32_t view : views_.writtenThrough[anchor]) views_.elided[view] = false;
+        }
         for (size_t fused : operations) fusion_.anchorOf[fused] = -1;
         compileOperation(anchor, nullptr);
         for (size_t fused : operations) compileOperation(fused, nullptr);
@@ -561,6 +585,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
 
   // Compilation.
   FusionPlan fusion_;
+  ViewPlan views_;
   std::vector<Step> steps_;
   size_t tensorCount_ = 0;  // IR operands, then plain copies and workspaces
   std::vector<std::optional<dnnl::memory::desc>> layouts_;  // per tensor: blocked layout

@@ -68,6 +68,16 @@ struct FusionChain {
   graph::OperandId output = 0;  // what the step writes: the last fused operation's output
 };
 
+// An operand a matmul reads (or writes) in another tensor, `base`, through strides: the result
+// of reshapes and transposes of it that no step runs (strided_views.h).
+struct StridedView {
+  graph::OperandId base = 0;
+  dnnl::memory::dims dims, strides;  // the operand's shape; its strides (elements) in `base`
+};
+struct MatmulViews {
+  std::optional<StridedView> a{}, b{}, output{};
+};
+
 struct OpCompileContext {
   const graph::GraphIR& ir;
   const graph::Operation& operation;
@@ -82,7 +92,8 @@ struct OpCompileContext {
   bool plainOutput = true;
   // Every input is handed over plain (the compiler reorders blocked ones): layoutOf says null.
   bool inputsPlain = false;
-  CpuConstants* constants = nullptr;               // where the graph's constants live
+  CpuConstants* constants = nullptr;   // where the graph's constants live
+  const MatmulViews* views = nullptr;  // a matmul's operands read or written through strides
 
   // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
   // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live
@@ -135,10 +146,12 @@ struct PostOpArguments {
 };
 // `outputDims`: the logical dims of the main op's destination (binary operands broadcast to
 // them). Returns nullopt when an operand cannot be a post-op input (rank, broadcasting).
-// `base`: post-ops of the op's own that come first (gemm's C).
+// `base`: post-ops of the op's own that come first (gemm's C). `rowsFolded`: the primitive's
+// destination is outputDims with all but the last dimension merged into one (a matmul whose
+// batch runs as rows); an operand must then broadcast over all of them or none.
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
-                                                 dnnl::post_ops base = {});
+                                                 dnnl::post_ops base = {}, bool rowsFolded = false);
 void addPostOpArguments(const PostOpArguments& postOps, const dnnl::engine& engine,
                         const DispatchTensors& tensors,
                         std::unordered_map<int, dnnl::memory>& arguments);
@@ -157,6 +170,10 @@ std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operatio
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);
+// Whether oneDNN's matmul runs the matmul `operation` with these views (not on its reference
+// implementation).
+bool matmulRunsOnViews(const dnnl::engine& engine, const graph::GraphIR& ir,
+                       const graph::Operation& operation, const MatmulViews& views);
 std::unique_ptr<CpuOp> createEltwiseOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context);

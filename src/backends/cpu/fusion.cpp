@@ -25,6 +25,22 @@ bool isAnchor(const graph::GraphIR& ir, const graph::Operation& operation) {
   return isFloat32(ir, operation.outputs[0]);
 }
 
+bool isConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const auto kind = ir.operand(id).kind;
+  return kind == graph::OperandKind::Constant || kind == graph::OperandKind::HollowConstant;
+}
+
+// The value of a classic float32 constant of one element (any shape of 1s).
+std::optional<double> scalarConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const detail::OperandNode& operand = ir.operand(id);
+  if (operand.kind != graph::OperandKind::Constant || !operand.data) return std::nullopt;
+  if (operand.descriptor.dataType != MLOperandDataType::Float32) return std::nullopt;
+  if (operand.descriptor.elementCount() != 1 || operand.data->size() != 4) return std::nullopt;
+  float value;
+  std::memcpy(&value, operand.data->data(), 4);
+  return value;
+}
+
 // The post-op of `next` reading `value`, if it can be one.
 std::optional<std::vector<FusedPostOp>> postOpsOf(const graph::GraphIR& ir,
                                                   const graph::Operation& next,
@@ -71,24 +87,18 @@ std::optional<std::vector<FusedPostOp>> postOpsOf(const graph::GraphIR& ir,
     return std::nullopt;
   }
   if (!isFloat32(ir, other)) return std::nullopt;
+  // A classic scalar constant multiplied or added: an element-wise linear post-op (no operand
+  // to read, and no binary post-op, which keeps a strided destination open to the matmul).
+  if (const auto scalar = scalarConstant(ir, other);
+      scalar && (next.type == OpType::Mul || next.type == OpType::Add)) {
+    const bool multiply = next.type == OpType::Mul;
+    return std::vector<FusedPostOp>{{.kind = FusedPostOp::Kind::Eltwise,
+                                     .algorithm = dnnl::algorithm::eltwise_linear,
+                                     .alpha = multiply ? static_cast<float>(*scalar) : 1.0f,
+                                     .beta = multiply ? 0.0f : static_cast<float>(*scalar)}};
+  }
   return std::vector<FusedPostOp>{
       {.kind = FusedPostOp::Kind::Binary, .algorithm = algorithm, .other = other}};
-}
-
-bool isConstant(const graph::GraphIR& ir, graph::OperandId id) {
-  const auto kind = ir.operand(id).kind;
-  return kind == graph::OperandKind::Constant || kind == graph::OperandKind::HollowConstant;
-}
-
-// The value of a classic float32 constant of one element (any shape of 1s).
-std::optional<double> scalarConstant(const graph::GraphIR& ir, graph::OperandId id) {
-  const detail::OperandNode& operand = ir.operand(id);
-  if (operand.kind != graph::OperandKind::Constant || !operand.data) return std::nullopt;
-  if (operand.descriptor.dataType != MLOperandDataType::Float32) return std::nullopt;
-  if (operand.descriptor.elementCount() != 1 || operand.data->size() != 4) return std::nullopt;
-  float value;
-  std::memcpy(&value, operand.data->data(), 4);
-  return value;
 }
 
 bool isScalar(const graph::GraphIR& ir, graph::OperandId id, double expected) {
@@ -190,6 +200,31 @@ std::optional<FusedPostOp> batchNormalizationPostOp(const graph::GraphIR& ir,
   return postOp;
 }
 
+bool isLinear(const FusedPostOp& postOp) {
+  return postOp.kind == FusedPostOp::Kind::Eltwise &&
+         postOp.algorithm == dnnl::algorithm::eltwise_linear;
+}
+
+// Appends `next` to `postOps`, unless it would make a second element-wise linear post-op:
+// oneDNN 2.6's matmul runs two of them wrong (the second with the first's parameters, mixed).
+// A linear right after a linear is merged into it: a2 (a1 x + b1) + b2.
+bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPostOp>& next) {
+  std::vector<FusedPostOp> result = postOps;
+  for (const FusedPostOp& postOp : next) {
+    const bool linearBefore = std::any_of(result.begin(), result.end(), isLinear);
+    if (!isLinear(postOp) || !linearBefore) {
+      result.push_back(postOp);
+      continue;
+    }
+    if (!isLinear(result.back())) return false;
+    FusedPostOp& last = result.back();
+    last.beta = postOp.alpha * last.beta + postOp.beta;
+    last.alpha = postOp.alpha * last.alpha;
+  }
+  postOps = std::move(result);
+  return true;
+}
+
 }  // namespace
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
@@ -236,8 +271,8 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
         break;
       }
       if (!postOps || chain.postOps.size() + postOps->size() > kMaxPostOps) break;
+      if (!appendPostOps(chain.postOps, *postOps)) break;
       chain.operations.push_back(consumers[0]);
-      chain.postOps.insert(chain.postOps.end(), postOps->begin(), postOps->end());
       value = next.outputs[0];
     }
     if (chain.operations.empty()) continue;

@@ -6,10 +6,28 @@
 #include "backends/cpu/cpu_op.h"
 
 namespace webnn::cpu {
+namespace {
+
+// `dims` (broadcast to `outputDims`, same rank) with all but the last dimension merged, when it
+// spans all of them or none.
+std::optional<dnnl::memory::dims> foldedRows(const dnnl::memory::dims& dims,
+                                             const dnnl::memory::dims& outputDims) {
+  bool all = true, none = true;
+  dnnl::memory::dim rows = 1;
+  for (size_t i = 0; i + 1 < dims.size(); ++i) {
+    all = all && dims[i] == outputDims[i];
+    none = none && dims[i] == 1;
+    rows *= outputDims[i];
+  }
+  if (!all && !none) return std::nullopt;
+  return dnnl::memory::dims{none ? 1 : rows, dims.back()};
+}
+
+}  // namespace
 
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
-                                                 dnnl::post_ops base) {
+                                                 dnnl::post_ops base, bool rowsFolded) {
   PostOpArguments result;
   result.postOps = std::move(base);
   if (!context.fusion) return result;
@@ -19,6 +37,7 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
       continue;
     }
     if (postOp.kind == FusedPostOp::Kind::BatchNormalization) {
+      if (rowsFolded) return std::nullopt;
       // Channels on dimension 1 of the output: [1, C, 1, ...].
       if (outputDims.size() < 2) return std::nullopt;
       dnnl::memory::dims dims(outputDims.size(), 1);
@@ -45,7 +64,7 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
       layout = nullptr;
     }
     if (layout) {
-      if (layout->dims() != outputDims) return std::nullopt;
+      if (layout->dims() != outputDims || rowsFolded) return std::nullopt;
       otherDesc = *layout;
     } else {
       const auto& shape = context.descriptor(postOp.other).shape;
@@ -55,11 +74,26 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
       for (size_t i = 0; i < dims.size(); ++i) {
         if (dims[i] != 1 && dims[i] != outputDims[i]) return std::nullopt;
       }
+      if (rowsFolded) {
+        auto folded = foldedRows(dims, outputDims);
+        if (!folded) return std::nullopt;
+        dims = std::move(*folded);
+      }
       otherDesc = plainFloat32Desc(dims);
     }
     result.binaryInputs.push_back({postOp.other, -1, otherDesc, result.postOps.len()});
     result.postOps.append_binary(postOp.algorithm, otherDesc);
   }
+  // oneDNN 2.6 runs a second element-wise linear post-op wrong (fusion.cpp merges adjacent ones).
+  int linears = 0;
+  for (int i = 0; i < result.postOps.len(); ++i) {
+    if (result.postOps.kind(i) != dnnl::primitive::kind::eltwise) continue;
+    float scale, alpha, beta;
+    dnnl::algorithm algorithm;
+    result.postOps.get_params_eltwise(i, scale, algorithm, alpha, beta);
+    linears += algorithm == dnnl::algorithm::eltwise_linear ? 1 : 0;
+  }
+  if (linears > 1) return std::nullopt;
   return result;
 }
 
