@@ -42,6 +42,14 @@ class OpProfiler {
     steps_[step].totalMilliseconds += ms;
   }
 
+  // A duration measured elsewhere (a device's timestamps): adds `milliseconds` to `step` and,
+  // when `newRun`, counts one more run of it.
+  void add(size_t step, double milliseconds, bool newRun) {
+    std::lock_guard lock(mutex_);
+    steps_[step].runs += newRun ? 1 : 0;
+    steps_[step].totalMilliseconds += milliseconds;
+  }
+
   std::vector<OperationProfile> snapshot() const {
     std::lock_guard lock(mutex_);
     return steps_;

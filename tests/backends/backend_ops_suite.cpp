@@ -435,6 +435,23 @@ void addConvolutionCases() {
         b.input(t, {1, 5, 5, 17}), b.constant(t, {3, 3, 17, 19}),
         {.inputLayout = L::Nhwc, .filterLayout = MLConv2dFilterOperandLayout::Hwio});
   });
+  // Enough output channels per group for the vulkan backend's implicit GEMM (conv2d_gemm.comp):
+  // partial tiles of pixels and channels, batch 2, stride, dilation, asymmetric padding, groups
+  // of 10 outputs, a pointwise convolution.
+  add("conv2d implicit gemm, partial tiles", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {2, 12, 11, 9}), b.constant(t, {20, 12, 3, 3}),
+                              {.padding = {1, 0, 2, 1},
+                               .strides = {2, 1},
+                               .dilations = {1, 2},
+                               .bias = b.constant(t, {20})});
+  });
+  add("conv2d implicit gemm, groups", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 8, 10, 10}), b.constant(t, {20, 4, 3, 3}),
+                              {.padding = {1, 1, 1, 1}, .groups = 2, .bias = b.constant(t, {20})});
+  });
+  add("conv2d implicit gemm, pointwise", O::Conv2d, [](CaseBuilder& b, T t) {
+    return b.builder().conv2d(b.input(t, {1, 32, 7, 5}), b.constant(t, {24, 32, 1, 1}));
+  });
   add("convTranspose2d", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
     return b.builder().convTranspose2d(b.input(t, {1, 3, 4, 4}), b.constant(t, {3, 2, 3, 3}));
   });

@@ -62,6 +62,44 @@ TEST(VulkanBackend, AnElementwiseOpOverMoreThan65535WorkgroupsCoversEveryElement
   }
 }
 
+// With profiling, every operation gets a row with its shader and one run per dispatch, timed by
+// the device's timestamps; an op of several steps (a concat of many inputs) counts once.
+TEST(VulkanBackend, ProfilingTimesEveryOperationWithDeviceTimestamps) {
+  MLContext context = createContext({.backend = "vulkan", .profiling = true});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {F32, {64, 64}});
+  auto y = builder.matmul(x, x, {.label = "square"});
+  std::vector<MLOperand> parts(7, builder.relu(y));
+  auto z = builder.concat(parts, 0);
+  MLGraph graph = builder.build({{"z", z}});
+  const std::vector<float> values(64 * 64, 0.5f);
+  MLTensor in = context.createTensor({{F32, {64, 64}}, false, true});
+  MLTensor out = context.createTensor({{F32, {7 * 64, 64}}, true, false});
+  context.writeTensor(in, bytesOf(values));
+  for (int i = 0; i < 3; ++i) context.dispatch(graph, {{"x", in}}, {{"z", out}});
+  const auto rows = graph.profile();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].type, "matmul");
+  EXPECT_EQ(rows[0].label, "square");
+  EXPECT_EQ(rows[0].implementation, "vulkan matmul");
+  EXPECT_EQ(rows[2].type, "concat");
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.runs, 3u) << row.type;
+    EXPECT_GE(row.totalMilliseconds, 0.0) << row.type;
+  }
+  EXPECT_GT(rows[0].totalMilliseconds, 0.0);
+}
+
+TEST(VulkanBackend, NoProfileUnlessAsked) {
+  MLContext context = createContext({.backend = "vulkan"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {F32, {4}});
+  MLGraph graph = builder.build({{"y", builder.relu(x)}});
+  MLTensor in = context.createTensor({{F32, {4}}, false, true});
+  MLTensor out = context.createTensor({{F32, {4}}, true, false});
+  context.writeTensor(in, bytesOf({1.0f, -1.0f, 2.0f, -2.0f}));
+  context.dispatch(graph, {{"x", in}}, {{"y", out}});
+  EXPECT_TRUE(graph.profile().empty());
 // Buffers share pooled device memory: thousands of small buffers live in a few VkDeviceMemory
 // objects (Vulkan guarantees only 4096), placed at their alignment without overlap, mapped
 // memory is usable through every buffer, and the memory goes back as the buffers go.

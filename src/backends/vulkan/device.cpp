@@ -176,6 +176,7 @@ std::shared_ptr<Device> Device::create(const VulkanOptions& options, MLPowerPref
   for (uint32_t i = 0; i < familyCount && !found; ++i) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
       device->queueFamily_ = i;
+      device->timestampBits_ = families[i].timestampValidBits;
       found = true;
     }
   }

@@ -99,6 +99,8 @@ class Device : public std::enable_shared_from_this<Device> {
   bool hasHostVisibleDeviceLocal() const;
   // Whether shaders may use 64-bit integers (shaderInt64: int64/uint64 operands, cast).
   bool hasInt64() const { return int64_; }
+  // Whether the compute queue writes timestamps (profiling), and their valid bits.
+  uint32_t timestampBits() const { return timestampBits_; }
   // The largest byte length one storage buffer binding may have.
   uint64_t maxBindingBytes() const;
 
@@ -123,6 +125,7 @@ class Device : public std::enable_shared_from_this<Device> {
   VkPhysicalDeviceLimits limits_{};
   VkPhysicalDeviceMemoryProperties memory_{};
   bool int64_ = false;
+  uint32_t timestampBits_ = 0;
   std::mutex queueMutex_;
   std::mutex poolMutex_;
   VkCommandPool oneShotPool_ = VK_NULL_HANDLE;

@@ -2,7 +2,8 @@
 // (ops/*.cpp), creates their pipelines and one descriptor set per step, plans the intermediates
 // once with the shared liveness planner (one device-local arena per dispatch) and gives every
 // hollow constant a device-local slot. dispatch() binds the tensors' buffers, records every step
-// with a barrier between steps, submits and waits.
+// with a barrier between steps, submits and waits. When the context profiles, every step is
+// bracketed by device timestamps and their differences are added to the operation's row.
 #include "backends/vulkan/vulkan_backend.h"
 
 #include <algorithm>
@@ -34,10 +35,11 @@ struct BufferRef {
 class VulkanCompiledGraph final : public backend::CompiledGraph {
  public:
   VulkanCompiledGraph(std::shared_ptr<Runtime> runtime, std::shared_ptr<const graph::GraphIR> ir,
-                      std::shared_ptr<backend::MemoryAccount> memory)
+                      std::shared_ptr<backend::MemoryAccount> memory, bool profiling)
       : runtime_(std::move(runtime)), ir_(std::move(ir)), memory_(std::move(memory)) {
     const Device& device = *runtime_->device;
     compileSteps();
+    if (profiling && device.timestampBits() > 0 && !steps_.empty()) createProfiler();
     const uint64_t maxBinding = device.maxBindingBytes();
     for (const auto& operand : ir_->operands) {
       if (ir_->isUsed(operand->id) && operand->descriptor.byteLength() > maxBinding) {
@@ -72,6 +74,7 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
     releaseRing();
     VkDevice vk = runtime_->device->handle();
     if (fence_) vkDestroyFence(vk, fence_, nullptr);
+    if (queries_) vkDestroyQueryPool(vk, queries_, nullptr);
     if (commandPool_) vkDestroyCommandPool(vk, commandPool_, nullptr);
     if (descriptorPool_) vkDestroyDescriptorPool(vk, descriptorPool_, nullptr);
   }
@@ -126,7 +129,10 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
     check(vkResetFences(vk, 1, &fence_), "vkResetFences");
     runtime_->device->submit(commands_, fence_);
     check(vkWaitForFences(vk, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    if (queries_) recordProfile();
   }
+
+  std::vector<backend::OperationProfile> profile() const override { return profiler_.snapshot(); }
 
   std::string constantPath() const { return runtime_->direct ? "direct" : "ring"; }
 
@@ -141,6 +147,8 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
         continue;
       }
       entry->compile(OpContext{*ir_, operation}, steps_);
+      stepOperation_.resize(steps_.size(),
+                            static_cast<size_t>(&operation - ir_->operations.data()));
     }
     if (!missing.empty()) {
       std::string names;
@@ -152,6 +160,50 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
       if (step.bindings.size() > kMaxBindings) {
         throwOperationError("vulkan: a step binds too many operands");
       }
+    }
+  }
+
+  // One row per operation (its steps' shaders '+'-joined), two timestamps per step.
+  void createProfiler() {
+    std::vector<backend::OperationProfile> rows(ir_->operations.size());
+    for (size_t i = 0; i < ir_->operations.size(); ++i) {
+      const graph::Operation& operation = ir_->operations[i];
+      rows[i].type = std::string(graph::specName(operation.type));
+      rows[i].label = operation.label;
+    }
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      std::string& implementation = rows[stepOperation_[i]].implementation;
+      const std::string shader =
+          std::string(steps_[i].shader) + (steps_[i].float16 ? " (f16)" : "");
+      if (implementation.find(shader) == std::string::npos) {
+        implementation += (implementation.empty() ? "" : "+") + shader;
+      }
+    }
+    for (auto& row : rows) row.implementation = "vulkan " + row.implementation;
+    VkQueryPoolCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = static_cast<uint32_t>(2 * steps_.size());
+    check(vkCreateQueryPool(runtime_->device->handle(), &info, nullptr, &queries_),
+          "vkCreateQueryPool");
+    profiler_ = backend::OpProfiler(std::move(rows));
+  }
+
+  void recordProfile() {
+    std::vector<uint64_t> stamps(2 * steps_.size());
+    check(vkGetQueryPoolResults(runtime_->device->handle(), queries_, 0,
+                                static_cast<uint32_t>(stamps.size()),
+                                stamps.size() * sizeof(uint64_t), stamps.data(), sizeof(uint64_t),
+                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+          "vkGetQueryPoolResults");
+    const uint32_t bits = runtime_->device->timestampBits();
+    const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    const double nanosecondsPerTick = runtime_->device->limits().timestampPeriod;
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      const uint64_t ticks = (stamps[2 * i + 1] - stamps[2 * i]) & mask;
+      const bool firstStepOfOperation = i == 0 || stepOperation_[i - 1] != stepOperation_[i];
+      profiler_.add(stepOperation_[i], static_cast<double>(ticks) * nanosecondsPerTick * 1e-6,
+                    firstStepOfOperation);
     }
   }
 
@@ -295,9 +347,23 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
     vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
                          nullptr);
+    if (queries_) {
+      vkCmdResetQueryPool(commands_, queries_, 0, static_cast<uint32_t>(2 * steps_.size()));
+    }
     for (size_t i = 0; i < steps_.size(); ++i) {
       const Step& step = steps_[i];
-      if (step.groups[0] == 0 || step.groups[1] == 0 || step.groups[2] == 0) continue;
+      // Profiling: the step's time is from the previous step's end (its barrier) to its own.
+      if (queries_) {
+        vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_,
+                            static_cast<uint32_t>(2 * i));
+      }
+      if (step.groups[0] == 0 || step.groups[1] == 0 || step.groups[2] == 0) {
+        if (queries_) {
+          vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_,
+                              static_cast<uint32_t>(2 * i + 1));
+        }
+        continue;
+      }
       vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[i]);
       vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE,
                               runtime_->pipelines->layout(), 0, 1, &sets_[i], 0, nullptr);
@@ -308,6 +374,10 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
                            4, &firstIndex);
         vkCmdDispatch(commands_, std::min(maxGroups, step.groups[0] - first), step.groups[1],
                       step.groups[2]);
+      }
+      if (queries_) {
+        vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_,
+                            static_cast<uint32_t>(2 * i + 1));
       }
       VkMemoryBarrier between{};
       between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
@@ -344,6 +414,9 @@ class VulkanCompiledGraph final : public backend::CompiledGraph {
   VkCommandPool commandPool_ = VK_NULL_HANDLE;
   VkCommandBuffer commands_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
+  std::vector<size_t> stepOperation_;     // the IR operation each step belongs to
+  VkQueryPool queries_ = VK_NULL_HANDLE;  // timestamps, when profiling
+  backend::OpProfiler profiler_;
 };
 
 class VulkanBackend final : public backend::Backend {
@@ -355,6 +428,7 @@ class VulkanBackend final : public backend::Backend {
 
   void configure(const backend::BackendOptions& options) override {
     preference_ = options.powerPreference;
+    profiling_ = options.profiling;
   }
 
   std::string description() const override {
@@ -410,8 +484,8 @@ class VulkanBackend final : public backend::Backend {
   std::unique_ptr<backend::CompiledGraph> compile(
       std::shared_ptr<const graph::GraphIR> ir,
       std::shared_ptr<backend::MemoryAccount> memory) override {
-    return std::make_unique<VulkanCompiledGraph>(runtimePointer(), std::move(ir),
-                                                 std::move(memory));
+    return std::make_unique<VulkanCompiledGraph>(runtimePointer(), std::move(ir), std::move(memory),
+                                                 profiling_);
   }
 
   std::unique_ptr<backend::BackendTensor> createTensor(
@@ -431,6 +505,7 @@ class VulkanBackend final : public backend::Backend {
   VulkanOptions options_;
   std::string name_;
   MLPowerPreference preference_ = MLPowerPreference::Default;
+  bool profiling_ = false;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<Runtime> runtime_;
 };

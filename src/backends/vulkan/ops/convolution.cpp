@@ -1,5 +1,7 @@
-// conv2d (groups, depthwise, dilations, padding, every input and filter layout), direct
-// (conv2d.comp): one invocation per output element.
+// conv2d (groups, depthwise, dilations, padding, every input and filter layout): an implicit
+// GEMM tiled in shared memory (conv2d_gemm.comp) when a group has enough output channels and
+// reduction length to fill 16 x 16 tiles; else direct (conv2d.comp), one invocation per output
+// element (depthwise convolutions).
 #include "backends/vulkan/kernel.h"
 #include "backends/vulkan/ops/layouts.h"
 
@@ -8,6 +10,16 @@ namespace {
 
 using graph::OpType;
 using T = MLOperandDataType;
+
+constexpr uint32_t kTile = 16;
+// The implicit GEMM pays off from half a tile of output channels per group and of reduction.
+constexpr uint32_t kGemmMinOutputChannels = 8;
+constexpr uint32_t kGemmMinReduction = 8;
+constexpr uint32_t kMaxWorkgroups = 65535;  // per dimension y and z (x is split by the runtime)
+
+uint32_t tilesOf(uint64_t extent) {
+  return static_cast<uint32_t>((extent + kTile - 1) / kTile);
+}
 
 void compileConv2d(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::Conv2dAttributes>();
@@ -39,8 +51,23 @@ void compileConv2d(const OpContext& context, std::vector<Step>& steps) {
   for (uint32_t s : activationStrides(out, attributes.inputLayout)) params.push_back(s);
   params.push_back(attributes.bias ? 1 : 0);
   const graph::OperandId bias = attributes.bias ? *attributes.bias : context.input(1);
-  steps.push_back(elementwiseStep("conv2d", count, std::move(params),
-                                  {context.input(0), context.input(1), bias, context.output()}));
+  const std::vector<graph::OperandId> bindings{context.input(0), context.input(1), bias,
+                                               context.output()};
+  const uint32_t outputsPerGroup = out.channels / attributes.groups;
+  const uint64_t reduction =
+      uint64_t{in.channels / attributes.groups} * filter.height * filter.width;
+  const uint64_t pixels = uint64_t{out.batches} * out.height * out.width;
+  if (outputsPerGroup >= kGemmMinOutputChannels && reduction >= kGemmMinReduction &&
+      tilesOf(outputsPerGroup) <= kMaxWorkgroups && tilesOf(pixels) <= kMaxWorkgroups &&
+      attributes.groups <= kMaxWorkgroups) {
+    Step step{"conv2d_gemm", std::move(params), bindings};
+    step.groups = {tilesOf(outputsPerGroup), tilesOf(pixels), attributes.groups};
+    if (count == 0) step.groups = {0, 0, 0};
+    step.float16 = context.float16();
+    steps.push_back(std::move(step));
+    return;
+  }
+  steps.push_back(elementwiseStep("conv2d", count, std::move(params), bindings));
   steps.back().float16 = context.float16();
 }
 
