@@ -100,6 +100,8 @@ TEST(VulkanBackend, NoProfileUnlessAsked) {
   context.writeTensor(in, bytesOf({1.0f, -1.0f, 2.0f, -2.0f}));
   context.dispatch(graph, {{"x", in}}, {{"y", out}});
   EXPECT_TRUE(graph.profile().empty());
+}
+
 // Buffers share pooled device memory: thousands of small buffers live in a few VkDeviceMemory
 // objects (Vulkan guarantees only 4096), placed at their alignment without overlap, mapped
 // memory is usable through every buffer, and the memory goes back as the buffers go.
