@@ -562,12 +562,18 @@ void addConvolutionCases() {
         {.scales = std::vector<float>{2.0f, 0.5f}, .axes = std::vector<uint32_t>{0, 1}});
   });
   // An inner axis longer than the cpu kernel tables (65536): its taps are computed where used.
-  // (A scale of 2: the vulkan shader's float32 source coordinates are exact; with 70001/40000 they
-  // drift by ~1e-5 at position 70000.)
+  // A scale of 2, and one that is no power of two (70001 / 40000: a float32 quotient of the
+  // source coordinate loses its fraction's low bits at position 70000; the vulkan shader corrects
+  // it with an exact remainder).
   add("resample2d linear long inner axis", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(
         b.input(t, {1, 1, 2, 40000}),
         {.mode = MLInterpolationMode::Linear, .sizes = std::vector<uint32_t>{3, 80000}});
+  });
+  add("resample2d linear long inner axis, odd scale", O::Resample2d, [](CaseBuilder& b, T t) {
+    return b.builder().resample2d(
+        b.input(t, {1, 1, 2, 40000}),
+        {.mode = MLInterpolationMode::Linear, .sizes = std::vector<uint32_t>{3, 70001}});
   });
   add("resample2d nearest long inner axis", O::Resample2d, [](CaseBuilder& b, T t) {
     return b.builder().resample2d(b.input(t, {1, 1, 1, 50000}),
