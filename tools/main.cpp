@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "command.h"
-#include "openmp_wait_policy.h"
 
 namespace webnn::tools {
 namespace {
@@ -40,7 +39,6 @@ bool registerCommand(std::string name, std::string description, CommandSetup set
 
 int main(int argc, char** argv) {
   using namespace webnn::tools;
-  waitPassivelyUnlessTold(argv);
   registerAllCommands();
   CLI::App app{"webnn: WebNN graphs with weightless build and copy-once weights"};
   app.require_subcommand(1);
