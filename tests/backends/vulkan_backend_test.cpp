@@ -178,7 +178,9 @@ TEST(VulkanStagingRing, ManySmallAndAFewHugeConstantsStayWithinTheRingAndSurvive
   MLGraphBuilder builder(context);
   // 300 small constants (1..37 floats) and 3 huge ones (4 MiB each, 16 ring chunks each).
   std::vector<testing::SafetensorsTensor> tensors;
-  std::vector<MLOperand> parts;
+  // Two concats, the small constants' and the huge ones', so that the shader's passes (one per
+  // five inputs) over the output stay small.
+  std::vector<MLOperand> smallParts, hugeParts;
   std::vector<float> expected;
   for (uint32_t i = 0; i < 303; ++i) {
     const uint32_t count = i < 300 ? 1 + i % 37 : (1u << 20);
@@ -190,10 +192,11 @@ TEST(VulkanStagingRing, ManySmallAndAFewHugeConstantsStayWithinTheRingAndSurvive
     const std::string name = "c" + std::to_string(i);
     const auto bytes = bytesOf(values);
     tensors.push_back({name, "F32", {count}, testing::Bytes(bytes.begin(), bytes.end())});
-    parts.push_back(builder.constant({F32, {count}}, {.label = name}));
+    (i < 300 ? smallParts : hugeParts).push_back(builder.constant({F32, {count}}, {.label = name}));
   }
   auto x = builder.input("x", {F32, {1}});
-  MLGraph graph = builder.build({{"y", builder.add(builder.concat(parts, 0), x)}});
+  auto all = builder.concat({builder.concat(smallParts, 0), builder.concat(hugeParts, 0)}, 0);
+  MLGraph graph = builder.build({{"y", builder.add(all, x)}});
   ASSERT_EQ(vulkan::constantPath(*graph.state()->compiled), "ring");
 
   const testing::TempDir dir;
