@@ -75,10 +75,14 @@ void compileConcat(const OpContext& context, std::vector<Step>& steps) {
   uint32_t inner = 1;
   for (size_t d = axis + 1; d < out.size(); ++d) inner *= out[d];
   const auto& inputs = context.operation.inputs;
+  const uint32_t bits = bitsOf(context, context.output());
+  // Elements of whole words: each step visits only its inputs' part of the output. Narrower
+  // elements share words across the parts, so each step passes over the whole output.
+  const bool ranged = bits >= 32;
   uint32_t position = 0;
   for (size_t first = 0; first < inputs.size(); first += kConcatInputsPerStep) {
     const size_t n = std::min(kConcatInputsPerStep, inputs.size() - first);
-    std::vector<uint32_t> params{static_cast<uint32_t>(n), out[axis], inner, 0, 0, 0};
+    const uint32_t rangeStart = position;
     std::vector<uint32_t> starts, sizes;
     std::vector<graph::OperandId> bindings;
     for (size_t j = 0; j < n; ++j) {
@@ -88,13 +92,20 @@ void compileConcat(const OpContext& context, std::vector<Step>& steps) {
       position += sizes.back();
       bindings.push_back(input);
     }
+    const uint32_t rangeSize = position - rangeStart;
+    std::vector<uint32_t> params{static_cast<uint32_t>(n), out[axis], inner, rangeStart, rangeSize,
+                                 ranged ? 1u : 0u};
     // Unused input bindings repeat the first input (never read).
     bindings.resize(kConcatInputsPerStep, bindings.front());
     bindings.push_back(context.output());
     appendPadded(params, starts);
     appendPadded(params, sizes);
-    steps.push_back(elementsStep("concat", count, bitsOf(context, context.output()),
-                                 std::move(params), std::move(bindings)));
+    // count / out[axis] x rangeSize: the elements of this step's range (no overflow: <= count).
+    const uint32_t stepCount = ranged && out[axis] > 0
+                                   ? static_cast<uint32_t>(uint64_t{count} / out[axis] * rangeSize)
+                                   : count;
+    steps.push_back(
+        elementsStep("concat", stepCount, bits, std::move(params), std::move(bindings)));
   }
 }
 

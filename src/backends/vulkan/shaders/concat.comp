@@ -1,9 +1,11 @@
 // concat of elements of any size (elements.glsl), up to five inputs per step: an output element
 // whose axis coordinate falls in one of this step's inputs reads it; any other keeps the output's
 // current value (an earlier step's), so that steps may share the output's words. p: count, bits,
-// inputs (1..5), axisExtent (the output's), inner (elements after the axis), 0, 0, 0,
-// starts[5] (each input's first axis coordinate in the output), 0, 0, 0, sizes[5] (their axis
-// extents).
+// inputs (1..5), axisExtent (the output's), inner (elements after the axis), rangeStart,
+// rangeSize, ranged, starts[5] (each input's first axis coordinate in the output), 0, 0, 0,
+// sizes[5] (their axis extents). Ranged steps (elements of 32 or 64 bits, whose words no two
+// steps share) visit only the output elements of their inputs' axis range [rangeStart,
+// rangeStart + rangeSize): count = outer x rangeSize x inner invocations.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -44,5 +46,17 @@ uvec2 element(uint o) {
   }
   return loadOutput(o, bits);
 }
+
+// The output element of invocation w: its own in a ranged step, else w.
+uint outputIndexOf(uint w) {
+  if (p[7] == 0u) return w;
+  uint inner = p[4];
+  uint rangeSize = p[6];
+  uint e = w % inner;
+  uint r = (w / inner) % rangeSize;
+  uint outer = w / (inner * rangeSize);
+  return (outer * p[3] + p[5] + r) * inner + e;
+}
+#define OUTPUT_INDEX_OF(w) outputIndexOf(w)
 
 #include "write_elements.glsl"

@@ -4,18 +4,27 @@
 // element of 32 or 64 bits, per output word of narrower ones (so that no two invocations write
 // one word; a last word's spare bits get 0).
 
+//
+// An including shader may define OUTPUT_INDEX_OF(w): then, for elements of 32 or 64 bits, p[0]
+// counts invocations and invocation w computes and writes output element OUTPUT_INDEX_OF(w) (a
+// step over part of the output).
+#ifndef OUTPUT_INDEX_OF
+#define OUTPUT_INDEX_OF(w) (w)
+#endif
+
 void main() {
   uint w = flatIndex();
   uint count = p[0];
   uint bits = p[1];
   if (bits >= 32u) {
     if (w >= count) return;
-    uvec2 v = element(w);
+    uint o = OUTPUT_INDEX_OF(w);
+    uvec2 v = element(o);
     if (bits == 64u) {
-      dst[2u * w] = v.x;
-      dst[2u * w + 1u] = v.y;
+      dst[2u * o] = v.x;
+      dst[2u * o + 1u] = v.y;
     } else {
-      dst[w] = v.x;
+      dst[o] = v.x;
     }
     return;
   }
