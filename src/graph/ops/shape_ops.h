@@ -40,6 +40,23 @@ MLOperandDescriptor validateSlice(const OpCall& call, const MLOperandDescriptor&
 MLOperandDescriptor validateExpand(const OpCall& call, const MLOperandDescriptor& input,
                                    const std::vector<uint32_t>& newShape);
 // Casts attributes.value to the input's data type.
+// The input coordinate that output coordinate `coordinate` of pad reads along an axis of `size`
+// (coordinate = output coordinate - beginning padding), or -1 for the constant value: the one
+// mapping every backend's pad kernel uses.
+inline int64_t padSourceCoordinate(int64_t coordinate, int64_t size, MLPaddingMode mode) {
+  if (coordinate >= 0 && coordinate < size) return coordinate;
+  switch (mode) {
+    case MLPaddingMode::Constant:
+      return -1;
+    case MLPaddingMode::Edge:
+      return coordinate < 0 ? 0 : size - 1;
+    case MLPaddingMode::Reflection:  // mirrored without the edge: [.., 2, 1 | 0, 1, 2 | 1, 0 ..]
+      return coordinate < 0 ? -coordinate : 2 * (size - 1) - coordinate;
+    case MLPaddingMode::Symmetric:  // mirrored with the edge: [.., 1, 0 | 0, 1, 2 | 2, 1 ..]
+      return coordinate < 0 ? -coordinate - 1 : 2 * size - 1 - coordinate;
+  }
+  return -1;
+}
 MLOperandDescriptor validatePad(const OpCall& call, const MLOperandDescriptor& input,
                                 PadAttributes& attributes);
 MLOperandDescriptor validateTile(const OpCall& call, const MLOperandDescriptor& input,

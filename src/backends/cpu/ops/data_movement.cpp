@@ -13,6 +13,7 @@
 
 #include "backends/cpu/cpu_op.h"
 #include "core/element.h"
+#include "graph/ops/shape_ops.h"
 
 namespace webnn::cpu {
 namespace {
@@ -319,22 +320,7 @@ class PadOp final : public CpuOp {
     return maps_[d].empty() ? computedSourceOf(d, x) : maps_[d][static_cast<size_t>(x)];
   }
   int64_t computedSourceOf(size_t d, int64_t x) const {
-    return source(x - static_cast<int64_t>(beginning_[d]), inShape_[d], mode_);
-  }
-
-  static int64_t source(int64_t coordinate, int64_t size, MLPaddingMode mode) {
-    if (coordinate >= 0 && coordinate < size) return coordinate;
-    switch (mode) {
-      case MLPaddingMode::Constant:
-        return -1;
-      case MLPaddingMode::Edge:
-        return coordinate < 0 ? 0 : size - 1;
-      case MLPaddingMode::Reflection:
-        return coordinate < 0 ? -coordinate : 2 * (size - 1) - coordinate;
-      case MLPaddingMode::Symmetric:
-        return coordinate < 0 ? -coordinate - 1 : 2 * size - 1 - coordinate;
-    }
-    return -1;
+    return graph::padSourceCoordinate(x - static_cast<int64_t>(beginning_[d]), inShape_[d], mode_);
   }
 
   graph::OperandId input_, output_;

@@ -90,22 +90,6 @@ void slice(const KernelContext& context) {
   });
 }
 
-// The input coordinate an output coordinate of pad reads, or -1 for the constant value.
-int64_t padSource(int64_t coordinate, int64_t size, MLPaddingMode mode) {
-  if (coordinate >= 0 && coordinate < size) return coordinate;
-  switch (mode) {
-    case MLPaddingMode::Constant:
-      return -1;
-    case MLPaddingMode::Edge:
-      return coordinate < 0 ? 0 : size - 1;
-    case MLPaddingMode::Reflection:  // mirrored without the edge: [.., 2, 1 | 0, 1, 2 | 1, 0 ..]
-      return coordinate < 0 ? -coordinate : 2 * (size - 1) - coordinate;
-    case MLPaddingMode::Symmetric:  // mirrored with the edge: [.., 1, 0 | 0, 1, 2 | 2, 1 ..]
-      return coordinate < 0 ? -coordinate - 1 : 2 * size - 1 - coordinate;
-  }
-  return -1;
-}
-
 void pad(const KernelContext& context) {
   const Tensor in = context.input(0);
   const Tensor out = context.output(0);
@@ -115,8 +99,8 @@ void pad(const KernelContext& context) {
   forEachPosition(out.shape(), [&](uint64_t index, const std::vector<uint32_t>& position) {
     uint64_t offset = 0;
     for (size_t d = 0; d < position.size(); ++d) {
-      const int64_t source = padSource(int64_t{position[d]} - attributes.beginningPadding[d],
-                                       in.shape()[d], attributes.mode);
+      const int64_t source = graph::padSourceCoordinate(
+          int64_t{position[d]} - attributes.beginningPadding[d], in.shape()[d], attributes.mode);
       if (source < 0) {
         mover.fill(out, index, attributes.value);
         return;
