@@ -45,6 +45,9 @@ struct OpContext {
   // The id a step binds for the graph's scratch buffer (one past the IR's operands); the step
   // says how many bytes it uses in Step::scratchBytes.
   graph::OperandId scratch() const { return static_cast<graph::OperandId>(ir.operands.size()); }
+  // Bits per element of operand `id` (the element-generic shaders' `bits` parameter).
+  uint32_t bits(graph::OperandId id) const { return bitsPerElement(descriptor(id).dataType); }
+  uint32_t outputBits() const { return bits(output()); }
   // Whether the (first) output is float16: the op's float shader runs specialized for it.
   bool float16() const { return descriptor(output()).dataType == MLOperandDataType::Float16; }
 };
@@ -117,6 +120,10 @@ extern const std::vector<MLOperandDataType> kElementTypes;
 // elements.glsl's (and, up to 7, cast.comp's) code of a data type: 0 float32, 1 float16,
 // 2 int32, 3 uint32, 4 int64, 5 uint64, 6 int8, 7 uint8, 8 int4, 9 uint4.
 uint32_t shaderTypeCode(MLOperandDataType type);
+// The shader type code of an index operand (gather's and scatter's input 1).
+inline uint32_t indexTypeOf(const OpContext& context) {
+  return shaderTypeCode(context.descriptor(context.input(1)).dataType);
+}
 // A step of a shader built on write_elements.glsl: `count` output elements of `bits` bits
 // (bitsPerElement), its parameters {count, bits} followed by `params`; one invocation per
 // element of 32 or 64 bits, per output word of narrower ones.

@@ -15,11 +15,11 @@ void compileArgMinMax(const OpContext& context, std::vector<Step>& steps) {
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const uint32_t count = elementCount(context.shape(context.output()), "the output");
   const bool isMax = context.operation.type == OpType::ArgMax;
-  steps.push_back(elementwiseStep(
-      "arg_min_max", count,
-      {count, shaderTypeCode(context.descriptor(context.input(0)).dataType), isMax ? 1u : 0u,
-       shape.at(axis), inner, bitsPerElement(context.descriptor(context.output()).dataType)},
-      {context.input(0), context.output()}));
+  steps.push_back(
+      elementwiseStep("arg_min_max", count,
+                      {count, shaderTypeCode(context.descriptor(context.input(0)).dataType),
+                       isMax ? 1u : 0u, shape.at(axis), inner, context.outputBits()},
+                      {context.input(0), context.output()}));
 }
 
 }  // namespace

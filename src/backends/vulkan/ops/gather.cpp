@@ -6,13 +6,6 @@
 namespace webnn::vulkan {
 namespace {
 
-uint32_t bitsOf(const OpContext& context) {
-  return bitsPerElement(context.descriptor(context.output()).dataType);
-}
-uint32_t indexTypeOf(const OpContext& context) {
-  return shaderTypeCode(context.descriptor(context.input(1)).dataType);
-}
-
 void compileGather(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::GatherAttributes>().axis;
   const auto& shape = context.shape(context.input(0));
@@ -21,7 +14,7 @@ void compileGather(const OpContext& context, std::vector<Step>& steps) {
   for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
   const uint32_t indexCount = elementCount(context.shape(context.input(1)), "the gather indices");
   const uint32_t count = elementCount(context.shape(context.output()), "the gather output");
-  steps.push_back(elementsStep("gather", count, bitsOf(context),
+  steps.push_back(elementsStep("gather", count, context.outputBits(),
                                {shape.at(axis), indexCount, inner, indexTypeOf(context)},
                                {context.input(0), context.input(1), context.output()}));
 }
@@ -36,7 +29,7 @@ void compileGatherElements(const OpContext& context, std::vector<Step>& steps) {
       static_cast<uint32_t>(out.size()), axis, indexTypeOf(context), shape.at(axis), 0, 0};
   appendPadded(params, out, 1);
   appendPadded(params, contiguousStrides(shape));
-  steps.push_back(elementsStep("gather_elements", count, bitsOf(context), std::move(params),
+  steps.push_back(elementsStep("gather_elements", count, context.outputBits(), std::move(params),
                                {context.input(0), context.input(1), context.output()}));
 }
 
@@ -51,7 +44,7 @@ void compileGatherND(const OpContext& context, std::vector<Step>& steps) {
   std::vector<uint32_t> params{coordinateSize, indexTypeOf(context), inner, 0, 0, 0};
   appendPadded(params, shape, 1);
   appendPadded(params, contiguousStrides(shape));
-  steps.push_back(elementsStep("gather_nd", count, bitsOf(context), std::move(params),
+  steps.push_back(elementsStep("gather_nd", count, context.outputBits(), std::move(params),
                                {context.input(0), context.input(1), context.output()}));
 }
 

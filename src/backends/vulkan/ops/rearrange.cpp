@@ -8,17 +8,13 @@ namespace {
 
 using graph::OpType;
 
-uint32_t bitsOf(const OpContext& context) {
-  return bitsPerElement(context.descriptor(context.output()).dataType);
-}
-
 void compileTile(const OpContext& context, std::vector<Step>& steps) {
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
   std::vector<uint32_t> params{static_cast<uint32_t>(out.size()), 0};
   appendPadded(params, out, 1);
   appendPadded(params, context.shape(context.input(0)), 1);
-  steps.push_back(elementsStep("tile", count, bitsOf(context), std::move(params),
+  steps.push_back(elementsStep("tile", count, context.outputBits(), std::move(params),
                                {context.input(0), context.output()}));
 }
 
@@ -31,7 +27,7 @@ void compileReverse(const OpContext& context, std::vector<Step>& steps) {
   }
   std::vector<uint32_t> params{static_cast<uint32_t>(out.size()), reversedAxes};
   appendPadded(params, out, 1);
-  steps.push_back(elementsStep("reverse", count, bitsOf(context), std::move(params),
+  steps.push_back(elementsStep("reverse", count, context.outputBits(), std::move(params),
                                {context.input(0), context.output()}));
 }
 
@@ -39,7 +35,7 @@ void compileTriangular(const OpContext& context, std::vector<Step>& steps) {
   const auto& attributes = context.operation.attributesAs<graph::TriangularAttributes>();
   const auto& out = context.shape(context.output());
   const uint32_t count = elementCount(out, "the output");
-  steps.push_back(elementsStep("triangular", count, bitsOf(context),
+  steps.push_back(elementsStep("triangular", count, context.outputBits(),
                                {out.at(out.size() - 2), out.back(), attributes.upper ? 1u : 0u,
                                 static_cast<uint32_t>(attributes.diagonal)},
                                {context.input(0), context.output()}));

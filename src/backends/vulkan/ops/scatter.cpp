@@ -7,13 +7,6 @@
 namespace webnn::vulkan {
 namespace {
 
-uint32_t bitsOf(const OpContext& context) {
-  return bitsPerElement(context.descriptor(context.output()).dataType);
-}
-uint32_t indexTypeOf(const OpContext& context) {
-  return shaderTypeCode(context.descriptor(context.input(1)).dataType);
-}
-
 void compileScatterElements(const OpContext& context, std::vector<Step>& steps) {
   const uint32_t axis = context.operation.attributesAs<graph::ScatterAttributes>().axis;
   const auto& out = context.shape(context.output());
@@ -25,7 +18,7 @@ void compileScatterElements(const OpContext& context, std::vector<Step>& steps) 
   appendPadded(params, out, 1);
   appendPadded(params, contiguousStrides(indices));
   steps.push_back(
-      elementsStep("scatter_elements", count, bitsOf(context), std::move(params),
+      elementsStep("scatter_elements", count, context.outputBits(), std::move(params),
                    {context.input(0), context.input(1), context.input(2), context.output()}));
 }
 
@@ -44,7 +37,7 @@ void compileScatterND(const OpContext& context, std::vector<Step>& steps) {
   appendPadded(params, out, 1);
   appendPadded(params, contiguousStrides(out));
   steps.push_back(
-      elementsStep("scatter_nd", count, bitsOf(context), std::move(params),
+      elementsStep("scatter_nd", count, context.outputBits(), std::move(params),
                    {context.input(0), context.input(1), context.input(2), context.output()}));
 }
 

@@ -12,10 +12,6 @@ namespace {
 
 using graph::OpType;
 
-uint32_t bitsOf(const OpContext& context, graph::OperandId id) {
-  return bitsPerElement(context.descriptor(id).dataType);
-}
-
 // A strided copy into the whole of `out` (contiguous, of `shape`): out[c] = in[inOffset + c .
 // inStrides].
 Step copyStep(const OpContext& context, graph::OperandId in, graph::OperandId out,
@@ -25,7 +21,7 @@ Step copyStep(const OpContext& context, graph::OperandId in, graph::OperandId ou
   std::vector<uint32_t> params{static_cast<uint32_t>(shape.size()), inOffset};
   appendPadded(params, shape, 1);
   appendPadded(params, inStrides);
-  return elementsStep("copy", count, bitsOf(context, out), std::move(params), {in, out});
+  return elementsStep("copy", count, context.bits(out), std::move(params), {in, out});
 }
 
 void compileFlatCopy(const OpContext& context, std::vector<Step>& steps) {
@@ -75,7 +71,7 @@ void compileConcat(const OpContext& context, std::vector<Step>& steps) {
   uint32_t inner = 1;
   for (size_t d = axis + 1; d < out.size(); ++d) inner *= out[d];
   const auto& inputs = context.operation.inputs;
-  const uint32_t bits = bitsOf(context, context.output());
+  const uint32_t bits = context.bits(context.output());
   // Elements of whole words: each step visits only its inputs' part of the output. Narrower
   // elements share words across the parts, so each step passes over the whole output.
   const bool ranged = bits >= 32;
@@ -140,7 +136,7 @@ void compilePad(const OpContext& context, std::vector<Step>& steps) {
   appendPadded(params, out, 1);
   appendPadded(params, context.shape(context.input(0)), 1);
   appendPadded(params, attributes.beginningPadding);
-  steps.push_back(elementsStep("pad", count, bitsOf(context, context.output()), std::move(params),
+  steps.push_back(elementsStep("pad", count, context.bits(context.output()), std::move(params),
                                {context.input(0), context.output()}));
 }
 

@@ -14,9 +14,9 @@ void compileWhere(const OpContext& context, std::vector<Step>& steps) {
   for (size_t i = 0; i < 3; ++i) {
     appendPadded(params, broadcastStrides(context.shape(context.input(i)), out));
   }
-  steps.push_back(elementsStep(
-      "where", count, bitsPerElement(context.descriptor(context.output()).dataType),
-      std::move(params), {context.input(0), context.input(1), context.input(2), context.output()}));
+  steps.push_back(
+      elementsStep("where", count, context.outputBits(), std::move(params),
+                   {context.input(0), context.input(1), context.input(2), context.output()}));
 }
 
 }  // namespace
