@@ -1,6 +1,6 @@
 // The cpu backend's graph compiler: what it fuses into one step, which layouts flow between steps
-// and where plain copies are made, checked through the profile (one entry per step) and against
-// the reference backend on the same graph and random data.
+// and where plain copies are made, checked on the plan it makes (cpu::planOf) and against the
+// reference backend on the same graph and random data.
 #include "webnn/config.h"
 #ifdef WEBNN_HAVE_CPU
 
@@ -13,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/plan.h"
 #include "test_helpers.h"
 #include "webnn/context.h"
 #include "webnn/graph_builder.h"
@@ -38,8 +41,20 @@ MLOperand randomConstant(MLGraphBuilder& builder, std::mt19937& rng, std::vector
 
 struct Run {
   std::vector<float> output;
-  std::vector<MLOperationProfile> steps;
+  std::vector<std::string> stepTypes;  // per step of the cpu plan: its '+'-joined op types
 };
+
+const cpu::CpuPlan& planOf(const MLGraph& graph) {
+  const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
+  if (!plan) throw std::logic_error("not a cpu graph");
+  return *plan;
+}
+
+std::vector<std::string> stepTypesOf(const MLGraph& graph) {
+  std::vector<std::string> types;
+  for (const auto& step : planOf(graph).steps) types.push_back(step.types);
+  return types;
+}
 
 Run run(const std::string& backend, const GraphMaker& make, const std::vector<uint32_t>& shape,
         uint32_t dispatches = 1) {
@@ -57,7 +72,7 @@ Run run(const std::string& backend, const GraphMaker& make, const std::vector<ui
   for (uint32_t i = 0; i < dispatches; ++i) {
     result.output = testing::runFloat(context, graph, {{"x", input}}, "y");
   }
-  result.steps = graph.profile();
+  if (backend == "cpu") result.stepTypes = stepTypesOf(graph);
   return result;
 }
 
@@ -73,9 +88,7 @@ std::vector<std::string> compileAndCompare(const GraphMaker& make,
     norm += reference.output[i] * double(reference.output[i]);
   }
   EXPECT_LE(std::sqrt(error), 1e-5 * std::sqrt(norm) + 1e-6) << "relative L2 against the reference";
-  std::vector<std::string> types;
-  for (const auto& step : cpu.steps) types.push_back(step.type);
-  return types;
+  return cpu.stepTypes;
 }
 
 size_t count(const std::vector<std::string>& types, const std::string& type) {
@@ -98,9 +111,10 @@ TEST(CpuCompiler, APlainOutputConvolutionStaysOffGemm) {
   MLOperand x = b.input("x", {F32, {1, 16, 24, 24}});
   MLGraph graph = b.build({{"y", b.relu(conv(b, rng, x, 16, 16))}});
   testing::runFloat(context, graph, {{"x", std::vector<float>(16 * 24 * 24, 0.25f)}}, "y");
-  const auto steps = graph.profile();
+  const auto& steps = planOf(graph).steps;
   ASSERT_EQ(steps.size(), 1u);
   EXPECT_EQ(steps[0].implementation.find("gemm"), std::string::npos) << steps[0].implementation;
+  EXPECT_FALSE(steps[0].isFallback());
 }
 
 TEST(CpuCompiler, ConvolutionBiasAndActivationAreOneStep) {
@@ -402,8 +416,7 @@ TEST(CpuCompiler, AViewThatIsAGraphOutputRunsAndAMatmulWritesAGraphOutputThrough
       }
     }
   }
-  std::vector<std::string> types;
-  for (const auto& step : graph.profile()) types.push_back(step.type);
+  const std::vector<std::string> types = stepTypesOf(graph);
   // `t` is an output: its transpose runs; the matmul reads x through strides (not `t`) and
   // writes `y` through strides.
   EXPECT_EQ(types, (std::vector<std::string>{"transpose", "matmul"}));

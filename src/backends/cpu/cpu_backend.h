@@ -1,5 +1,5 @@
-// The cpu backend: oneDNN primitives for the ops oneDNN runs with the graph's types and
-// attributes, the reference kernels for every other op, over host memory.
+// The cpu backend: oneDNN primitives and kernels of its own for the ops they run with the graph's
+// types and attributes, the reference kernels for every other op, over host memory.
 #pragma once
 
 #include <memory>
@@ -11,6 +11,11 @@
 namespace webnn::cpu {
 
 std::unique_ptr<backend::Backend> createCpuBackend();
+
+struct CpuPlan;  // plan.h
+// The plan of a graph this backend compiled (null for another backend's graph): its steps, their
+// implementations and fallback reasons, layouts and arena offsets.
+const CpuPlan* planOf(const backend::CompiledGraph& graph);
 
 // Which implementation runs each operation of a graph this backend compiled, in operation order:
 // the oneDNN primitive's implementation name ("brg:avx512_core", ...), a loop of ours, or

@@ -165,8 +165,9 @@ struct EltwiseFunction {
 };
 std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operation, bool fused);
 
-// Each returns null when oneDNN cannot run this operation (types, attributes); the compiler then
-// falls back to the reference kernel.
+// The op table's creators (op_table.cpp picks one per op type). Each returns null when its
+// implementation cannot run this operation (types, attributes); the compiler then falls back to
+// the reference kernel and says why in the plan.
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);

@@ -1,5 +1,7 @@
 #include "backends/cpu/fusion.h"
 
+#include "backends/cpu/op_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,11 +16,7 @@ bool isFloat32(const graph::GraphIR& ir, graph::OperandId id) {
 }
 
 bool isAnchor(const graph::GraphIR& ir, const graph::Operation& operation) {
-  using graph::OpType;
-  if (operation.type != OpType::Conv2d && operation.type != OpType::Matmul &&
-      operation.type != OpType::Gemm) {
-    return false;
-  }
+  if (cpuOpEntry(operation.type).fusion != FusionRole::Anchor) return false;
   for (graph::OperandId id : operation.inputs) {
     if (!isFloat32(ir, id)) return false;
   }
@@ -46,6 +44,7 @@ std::optional<std::vector<FusedPostOp>> postOpsOf(const graph::GraphIR& ir,
                                                   const graph::Operation& next,
                                                   graph::OperandId value) {
   using graph::OpType;
+  if (cpuOpEntry(next.type).fusion != FusionRole::PostOp) return std::nullopt;
   if (next.outputs.size() != 1 || !isFloat32(ir, next.outputs[0])) return std::nullopt;
   if (ir.descriptor(next.outputs[0]).shape != ir.descriptor(value).shape) return std::nullopt;
   if (next.inputs.size() == 1) {
@@ -229,7 +228,8 @@ bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPos
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
   const size_t count = ir.operations.size();
-  FusionPlan plan{std::vector<std::optional<FusionChain>>(count), std::vector<int32_t>(count, -1)};
+  FusionPlan plan{std::vector<std::optional<FusionChain>>(count), std::vector<int32_t>(count, -1),
+                  std::vector<std::string>(count)};
   for (size_t i = 0; i < count; ++i) {
     const graph::Operation& anchor = ir.operations[i];
     if (plan.anchorOf[i] >= 0 || !isAnchor(ir, anchor)) continue;
@@ -268,10 +268,21 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
           postOps->front().kind == FusedPostOp::Kind::Binary &&
           ir.descriptor(postOps->front().other).elementCount() ==
               ir.descriptor(value).elementCount()) {
+        plan.notFused[consumers[0]] =
+            "a whole-tensor operand after conv2d (oneDNN 2.6's direct convolutions take only "
+            "broadcast binary post-ops)";
         break;
       }
-      if (!postOps || chain.postOps.size() + postOps->size() > kMaxPostOps) break;
-      if (!appendPostOps(chain.postOps, *postOps)) break;
+      if (!postOps) break;
+      if (chain.postOps.size() + postOps->size() > kMaxPostOps) {
+        plan.notFused[consumers[0]] = "the chain has its most post-ops";
+        break;
+      }
+      if (!appendPostOps(chain.postOps, *postOps)) {
+        plan.notFused[consumers[0]] =
+            "a second element-wise linear post-op (oneDNN 2.6 runs two of them wrong)";
+        break;
+      }
       chain.operations.push_back(consumers[0]);
       value = next.outputs[0];
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "backends/cpu/cpu_op.h"
@@ -16,6 +17,8 @@ namespace webnn::cpu {
 struct FusionPlan {
   std::vector<std::optional<FusionChain>> chains;  // per operation: the chain it anchors
   std::vector<int32_t> anchorOf;                   // per operation: its anchor, or -1
+  // Per operation: why a chain stopped before it (empty when none did).
+  std::vector<std::string> notFused;
 };
 
 FusionPlan planFusions(const graph::GraphIR& ir);

@@ -1,0 +1,321 @@
+#include "backends/cpu/compiler.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "backends/cpu/cpu_constant_slot.h"
+#include "backends/cpu/fusion.h"
+#include "backends/cpu/op_table.h"
+#include "backends/cpu/strided_views.h"
+#include "backends/reference/reference_backend.h"
+#include "webnn/types.h"
+
+namespace webnn::cpu {
+namespace {
+
+// A blocked activation reordered to its descriptor's plain layout, for consumers that read plain.
+class ToPlainOp final : public CpuOp {
+ public:
+  ToPlainOp(const dnnl::engine& engine, const dnnl::memory::desc& blocked,
+            const MLOperandDescriptor& descriptor, graph::OperandId from, graph::OperandId to)
+      : engine_(engine),
+        blocked_(blocked),
+        plain_(plainFloat32Desc(dimsOf(descriptor.shape))),
+        from_(from),
+        to_(to),
+        primitiveDesc_(engine, blocked_, engine, plain_),
+        primitive_(primitiveDesc_) {}
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    dnnl::memory source(blocked_, engine_, dataOf(tensors, from_));
+    dnnl::memory destination(plain_, engine_, dataOf(tensors, to_));
+    primitive_.execute(stream, source, destination);
+  }
+  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+
+ private:
+  dnnl::engine engine_;
+  dnnl::memory::desc blocked_, plain_;
+  graph::OperandId from_, to_;
+  dnnl::reorder::primitive_desc primitiveDesc_;
+  dnnl::reorder primitive_;
+};
+
+// An op's implementation, or why there is none of the backend's own.
+struct Created {
+  std::unique_ptr<CpuOp> op;
+  std::string whyNot;
+};
+
+Created createOp(const OpCompileContext& context) {
+  const graph::Operation& operation = context.operation;
+  const CpuOpEntry& entry = cpuOpEntry(operation.type);
+  if (!entry.create) return {nullptr, "no implementation of the cpu backend's own"};
+  const MLOperandDataType dataType = operationDataType(context.ir, operation);
+  if (!entry.dataTypes.contains(dataType)) {
+    return {nullptr, "no " + std::string(toString(dataType)) + " implementation"};
+  }
+  try {
+    std::unique_ptr<CpuOp> op = entry.create(context);
+    if (!op) return {nullptr, "its implementation declines these attributes, shapes or types"};
+    return {std::move(op), ""};
+  } catch (const dnnl::error& error) {
+    return {nullptr, std::string("oneDNN has no implementation: ") + error.what()};
+  }
+}
+
+class PlanCompiler {
+ public:
+  PlanCompiler(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
+               std::shared_ptr<backend::MemoryAccount> memory)
+      : ir_(ir), engine_(engine), constants_(constants), memory_(std::move(memory)) {}
+
+  CpuPlan compile() {
+    compileSteps();
+    planActivations();
+    return std::move(plan_);
+  }
+
+ private:
+  // A new tensor beyond the IR's operands (a plain copy of a blocked operand, a workspace).
+  graph::OperandId newTensor(graph::OperandId describedBy) {
+    plan_.describedBy.push_back(describedBy);
+    plan_.layouts.emplace_back();
+    return static_cast<graph::OperandId>(plan_.tensorCount++);
+  }
+
+  // The plain copy of blocked operand `id`, made by a reorder step the first time it is needed.
+  graph::OperandId plainCopyOf(graph::OperandId id) {
+    auto it = plainCopies_.find(id);
+    if (it != plainCopies_.end()) return it->second;
+    const graph::OperandId copy = newTensor(id);
+    PlanStep step;
+    step.op =
+        std::make_unique<ToPlainOp>(engine_, *plan_.layouts[id], ir_.descriptor(id), id, copy);
+    step.reads = {id};
+    step.writes = {copy};
+    step.types = "reorder";
+    step.label = ir_.operand(id).name;
+    step.implementation = step.op->implementation();
+    plan_.steps.push_back(std::move(step));
+    plainCopies_.emplace(id, copy);
+    return copy;
+  }
+
+  // Whether every consumer of `id` may read it blocked (and it is not a graph output).
+  bool consumersReadBlocked(graph::OperandId id) const {
+    if (ir_.isGraphOutput(id)) return false;
+    for (uint32_t consumer : ir_.consumersOf(id)) {
+      // A fused consumer reads it as a post-op operand (any layout) or is not reached here.
+      if (fusion_.anchorOf[consumer] >= 0) continue;
+      if (cpuOpEntry(ir_.operations[consumer].type).readsBlockedLayouts) return true;
+    }
+    return false;
+  }
+
+  // Compiles operation `index` (with `chain` fused into it when given) into a step. Returns false
+  // when no implementation takes the chain (the caller then compiles the operations alone), with
+  // the reason in `whyNotFused`.
+  bool compileOperation(size_t index, const FusionChain* chain, std::string* whyNotFused = nullptr) {
+    const graph::Operation& operation = ir_.operations[index];
+    OpCompileContext context{ir_, operation, engine_, memory_};
+    context.constants = &constants_;
+    context.layouts = &plan_.layouts;
+    context.fusion = chain;
+    const MatmulViews* views = views_.views[index] ? &*views_.views[index] : nullptr;
+    context.views = views;
+    graph::OperandId output = chain ? chain->output : operation.outputs.at(0);
+    if (views && views->output) output = views->output->base;
+    // What the step reads: the operation's inputs, or the tensors their views are in.
+    std::vector<graph::OperandId> inputs = operation.inputs;
+    if (views && views->a) inputs[0] = views->a->base;
+    if (views && views->b) inputs[1] = views->b->base;
+    context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
+    const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
+    context.inputsPlain = !readsBlocked;
+    Created created = createOp(context);
+    if (!created.op && readsBlocked) {  // the layouts it was given: retry on plain inputs
+      context.inputsPlain = true;
+      created = createOp(context);
+    }
+    if (!created.op && chain) {
+      if (whyNotFused) *whyNotFused = created.whyNot;
+      return false;
+    }
+    std::string fallbackReason;
+    if (!created.op) {
+      const reference::Kernel* kernel = reference::referenceKernels().find(operation.type);
+      if (!kernel) {
+        missing_.insert(graph::specName(operation.type));
+        return true;
+      }
+      context.inputsPlain = true;
+      created.op = createReferenceFallbackOp(context, *kernel);
+      fallbackReason = std::move(created.whyNot);
+    }
+    std::unique_ptr<CpuOp> op = std::move(created.op);
+
+    PlanStep step;
+    step.operations = {static_cast<uint32_t>(index)};
+    step.types = std::string(graph::specName(operation.type));
+    step.label = operation.label;
+    step.reads = inputs;
+    step.fallbackReason = std::move(fallbackReason);
+    if (chain) {
+      for (size_t fused : chain->operations) {
+        step.operations.push_back(static_cast<uint32_t>(fused));
+        step.types += "+" + std::string(graph::specName(ir_.operations[fused].type));
+      }
+      for (const FusedPostOp& postOp : chain->postOps) {
+        if (postOp.kind == FusedPostOp::Kind::Binary) step.reads.push_back(postOp.other);
+      }
+      step.writes = {output};
+    } else {
+      step.writes = views && views->output ? std::vector{output} : operation.outputs;
+    }
+    // Blocked inputs of an op that got them plain: through their plain copies.
+    if (context.inputsPlain) {
+      for (graph::OperandId input : inputs) {
+        if (!plan_.layouts[input]) continue;
+        bool seen = false;
+        for (const auto& view : step.plainViews) seen = seen || view.first == input;
+        if (seen) continue;
+        const graph::OperandId copy = plainCopyOf(input);
+        step.plainViews.emplace_back(input, copy);
+        step.reads.push_back(copy);
+      }
+    }
+    if (op->needsZeroedOutputs()) step.zeroedOutputs = step.writes;
+    if (auto layout = op->outputLayout()) plan_.layouts[output] = *layout;
+    step.workspaceBytes = op->workspaceBytes();
+    if (step.workspaceBytes > 0) {
+      step.workspace = newTensor(output);
+      step.writes.push_back(step.workspace);
+    }
+    const size_t stepIndex = plan_.steps.size();
+    plan_.operations[index].kind = OperationPlacement::Kind::Step;
+    plan_.operations[index].step = stepIndex;
+    if (chain) {
+      for (size_t fused : chain->operations) {
+        plan_.operations[fused].kind = OperationPlacement::Kind::Fused;
+        plan_.operations[fused].step = stepIndex;
+      }
+    }
+    step.implementation = op->implementation();
+    step.op = std::move(op);
+    plan_.steps.push_back(std::move(step));
+    return true;
+  }
+
+  void compileSteps() {
+    const size_t count = ir_.operations.size();
+    plan_.tensorCount = ir_.operands.size();
+    plan_.layouts.assign(plan_.tensorCount, std::nullopt);
+    plan_.describedBy.resize(plan_.tensorCount);
+    for (size_t id = 0; id < plan_.tensorCount; ++id) {
+      plan_.describedBy[id] = static_cast<graph::OperandId>(id);
+    }
+    plan_.operations.assign(count, {});
+    fusion_ = planFusions(ir_);
+    for (size_t i = 0; i < count; ++i) plan_.operations[i].notFused = fusion_.notFused[i];
+    views_ = planViews(ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
+      return matmulRunsOnViews(engine_, ir_, matmul, views);
+    });
+    // A chain runs where its last operation stood: every operand it reads exists by then.
+    std::vector<int32_t> chainEndingAt(count, -1);
+    for (size_t i = 0; i < count; ++i) {
+      if (!fusion_.chains[i]) continue;
+      const auto& operations = fusion_.chains[i]->operations;
+      chainEndingAt[*std::max_element(operations.begin(), operations.end())] =
+          static_cast<int32_t>(i);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (views_.elided[i]) continue;   // read or written through strides: no step
+      if (fusion_.chains[i]) continue;  // compiled with its chain, at the chain's end
+      if (chainEndingAt[i] >= 0) {
+        const size_t anchor = static_cast<size_t>(chainEndingAt[i]);
+        std::string whyNot;
+        if (compileOperation(anchor, &*fusion_.chains[anchor], &whyNot)) continue;
+        // No implementation takes the chain: its operations one by one, and the views after it
+        // run as steps (the last one of the chain writes their input).
+        const std::vector<size_t> operations = fusion_.chains[anchor]->operations;
+        fusion_.chains[anchor].reset();
+        if (views_.views[anchor] && views_.views[anchor]->output) {
+          views_.views[anchor]->output.reset();
+          for (uint32_t view : views_.writtenThrough[anchor]) views_.elided[view] = false;
+        }
+        for (size_t fused : operations) fusion_.anchorOf[fused] = -1;
+        plan_.operations[operations.front()].notFused =
+            std::string(graph::specName(ir_.operations[anchor].type)) +
+            " with its post-ops: " + whyNot;
+        compileOperation(anchor, nullptr);
+        for (size_t fused : operations) compileOperation(fused, nullptr);
+        continue;
+      }
+      if (fusion_.anchorOf[i] >= 0) continue;  // compiled at its chain's end
+      compileOperation(i, nullptr);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (views_.elided[i]) plan_.operations[i].kind = OperationPlacement::Kind::View;
+    }
+    if (!missing_.empty()) {
+      std::string names;
+      for (const auto& name : missing_) names += (names.empty() ? "" : ", ") + std::string(name);
+      throw Error(Error::Kind::NotSupportedError, "the cpu backend cannot run: " + names);
+    }
+  }
+
+  // Liveness over the steps (a fused chain reads its operands at its own step), sizes in the
+  // layouts the steps write, workspaces alive for their step only; one arena for all.
+  void planActivations() {
+    std::vector<graph::Lifetime> lifetimes;
+    std::vector<int64_t> lifetimeOf(plan_.tensorCount, -1);
+    for (size_t s = 0; s < plan_.steps.size(); ++s) {
+      const PlanStep& step = plan_.steps[s];
+      const uint32_t index = static_cast<uint32_t>(s);
+      for (graph::OperandId id : step.writes) {
+        const bool ownOperand = id < ir_.operands.size();
+        if (ownOperand &&
+            (ir_.operand(id).kind != graph::OperandKind::Intermediate || ir_.isGraphOutput(id))) {
+          continue;
+        }
+        uint64_t bytes;
+        if (id == step.workspace && step.workspaceBytes > 0) {
+          bytes = step.workspaceBytes;
+        } else if (plan_.layouts[id]) {
+          bytes = plan_.layouts[id]->get_size();
+        } else {
+          bytes = ir_.descriptor(plan_.describedBy[id]).byteLength();
+        }
+        lifetimeOf[id] = static_cast<int64_t>(lifetimes.size());
+        lifetimes.push_back({id, index, index, bytes});
+      }
+      for (graph::OperandId id : step.reads) {
+        if (lifetimeOf[id] >= 0) lifetimes[static_cast<size_t>(lifetimeOf[id])].lastUse = index;
+      }
+    }
+    plan_.arena = graph::planArena(lifetimes, plan_.tensorCount);
+    plan_.lifetimes = std::move(lifetimes);
+  }
+
+  const graph::GraphIR& ir_;
+  const dnnl::engine& engine_;
+  CpuConstants& constants_;
+  std::shared_ptr<backend::MemoryAccount> memory_;
+
+  FusionPlan fusion_;
+  ViewPlan views_;
+  CpuPlan plan_;
+  std::unordered_map<graph::OperandId, graph::OperandId> plainCopies_;
+  std::set<std::string_view> missing_;
+};
+
+}  // namespace
+
+CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
+                    std::shared_ptr<backend::MemoryAccount> memory) {
+  return PlanCompiler(ir, engine, constants, std::move(memory)).compile();
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,220 @@
+// The cpu backend's plan (backends/cpu/plan.h) and op table (backends/cpu/op_table.h), checked on
+// what the compiler makes of small graphs: where each operation went, why one fell back or was not
+// fused, and that the arena keeps apart what one step reads and writes.
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/op_table.h"
+#include "backends/cpu/plan.h"
+#include "graph/memory_plan.h"
+#include "test_helpers.h"
+#include "webnn/context.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace {
+
+constexpr auto F32 = MLOperandDataType::Float32;
+constexpr auto F16 = MLOperandDataType::Float16;
+using Kind = cpu::OperationPlacement::Kind;
+
+const cpu::CpuPlan& planOf(const MLGraph& graph) {
+  const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
+  if (!plan) throw std::logic_error("not a cpu graph");
+  return *plan;
+}
+
+const graph::GraphIR& irOf(const MLGraph& graph) { return *graph.state()->ir; }
+
+// The index of the only step of these types.
+size_t stepOf(const cpu::CpuPlan& plan, const std::string& types) {
+  size_t found = plan.steps.size();
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].types != types) continue;
+    EXPECT_EQ(found, plan.steps.size()) << "two steps " << types;
+    found = s;
+  }
+  if (found == plan.steps.size()) ADD_FAILURE() << "no step " << types;
+  return found;
+}
+
+// The IR operations of this type.
+std::vector<uint32_t> operationsOf(const graph::GraphIR& ir, graph::OpType type) {
+  std::vector<uint32_t> found;
+  for (uint32_t i = 0; i < ir.operations.size(); ++i) {
+    if (ir.operations[i].type == type) found.push_back(i);
+  }
+  return found;
+}
+
+MLOperand filled(MLGraphBuilder& b, MLOperandDescriptor descriptor, float value = 0.125f) {
+  std::vector<float> values(descriptor.elementCount(), value);
+  return b.constant(descriptor, testing::bytesOf(values));
+}
+
+TEST(CpuOpTable, EveryImplementedOpNamesItsTypesAndOnlyProducersAnchorAChain) {
+  for (graph::OpType type : graph::allOpTypes()) {
+    const cpu::CpuOpEntry& entry = cpu::cpuOpEntry(type);
+    const std::string name(graph::specName(type));
+    if (!entry.create) {
+      EXPECT_TRUE(entry.dataTypes.empty()) << name;
+      EXPECT_EQ(entry.fusion, cpu::FusionRole::None) << name;
+      EXPECT_FALSE(entry.readsBlockedLayouts) << name;
+      continue;
+    }
+    EXPECT_FALSE(entry.dataTypes.empty()) << name;
+    if (entry.fusion == cpu::FusionRole::Anchor) {
+      EXPECT_TRUE(type == graph::OpType::Conv2d || type == graph::OpType::Matmul ||
+                  type == graph::OpType::Gemm)
+          << name;
+    }
+  }
+  // The ops of the fast path today (a change here is a change of the fast path: see
+  // tests/backends/cpu_known_fallbacks.inc for what runs on the reference kernel).
+  EXPECT_TRUE(cpu::cpuOpEntry(graph::OpType::Conv2d).readsBlockedLayouts);
+  EXPECT_FALSE(cpu::cpuOpEntry(graph::OpType::Matmul).readsBlockedLayouts);
+  EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Relu).fusion, cpu::FusionRole::PostOp);
+  EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Softmax).fusion, cpu::FusionRole::None);
+  EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::L2Pool2d).create, nullptr);
+}
+
+TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {1, 8, 10, 10}});
+  MLOperand convolved =
+      b.conv2d(x, filled(b, {F32, {16, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand activated = b.relu(convolved);
+  MLOperand pooled = b.l2Pool2d(activated, {.windowDimensions = std::vector<uint32_t>{2, 2},
+                                            .strides = {2, 2}});
+  MLGraph graph = b.build({{"y", pooled}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  ASSERT_EQ(plan.operations.size(), ir.operations.size());
+
+  const size_t convStep = stepOf(plan, "conv2d+relu");
+  const size_t poolStep = stepOf(plan, "l2Pool2d");
+  const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
+  const uint32_t relu = operationsOf(ir, graph::OpType::Relu).at(0);
+  const uint32_t pool = operationsOf(ir, graph::OpType::L2Pool2d).at(0);
+  EXPECT_EQ(plan.operations[conv].kind, Kind::Step);
+  EXPECT_EQ(plan.operations[conv].step, convStep);
+  EXPECT_EQ(plan.operations[relu].kind, Kind::Fused);
+  EXPECT_EQ(plan.operations[relu].step, convStep);
+  EXPECT_EQ(plan.steps[convStep].operations, (std::vector<uint32_t>{conv, relu}));
+  EXPECT_EQ(plan.operations[pool].kind, Kind::Step);
+  EXPECT_EQ(plan.operations[pool].step, poolStep);
+
+  EXPECT_FALSE(plan.steps[convStep].isFallback());
+  EXPECT_EQ(plan.implementationOf(relu), "fused: " + plan.steps[convStep].implementation);
+  ASSERT_TRUE(plan.steps[poolStep].isFallback());
+  EXPECT_NE(plan.steps[poolStep].fallbackReason.find("no implementation"), std::string::npos)
+      << plan.steps[poolStep].fallbackReason;
+  // describe() names the fallback and its reason.
+  const auto lines = plan.describe();
+  ASSERT_EQ(lines.size(), plan.steps.size());
+  EXPECT_NE(lines[poolStep].find("reference fallback (" + plan.steps[poolStep].fallbackReason),
+            std::string::npos)
+      << lines[poolStep];
+}
+
+TEST(CpuPlan, AFloat16OperationSaysWhyItFallsBack) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F16, {4, 4}});
+  MLGraph graph = b.build({{"y", b.softmax(x, 1)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const size_t step = stepOf(plan, "softmax");
+  const std::string& reason = plan.steps[step].fallbackReason;
+  if (reason.empty()) GTEST_SKIP() << "softmax runs float16 on " << plan.steps[step].implementation;
+  EXPECT_NE(reason.find("float16"), std::string::npos) << reason;
+}
+
+TEST(CpuPlan, AResidualAddAfterAConvolutionSaysWhyItWasNotFused) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {1, 16, 8, 8}});
+  MLOperand convolved =
+      b.conv2d(x, filled(b, {F32, {16, 16, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLGraph graph = b.build({{"y", b.add(convolved, x)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const uint32_t add = operationsOf(ir, graph::OpType::Add).at(0);
+  EXPECT_EQ(plan.operations[add].kind, Kind::Step);
+  EXPECT_EQ(plan.steps[plan.operations[add].step].types, "add");
+  EXPECT_NE(plan.operations[add].notFused.find("whole-tensor"), std::string::npos)
+      << plan.operations[add].notFused;
+  const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
+  EXPECT_TRUE(plan.operations[conv].notFused.empty());
+}
+
+TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {2, 16, 8}});
+  MLOperand other = b.input("w", {F32, {2, 16, 4}});
+  MLOperand transposed = b.transpose(x, {.permutation = std::vector<uint32_t>{0, 2, 1}});
+  MLGraph graph = b.build({{"y", b.matmul(transposed, other)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const uint32_t transpose = operationsOf(ir, graph::OpType::Transpose).at(0);
+  EXPECT_EQ(plan.operations[transpose].kind, Kind::View);
+  EXPECT_EQ(plan.implementationOf(transpose), "view: through strides of a matmul");
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].types, "matmul");
+}
+
+TEST(CpuPlan, TheArenaKeepsApartWhatAStepReadsAndWrites) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {1, 3, 16, 16}});
+  MLOperand value = x;
+  uint32_t channels = 3;
+  for (uint32_t layer = 0; layer < 4; ++layer) {
+    const uint32_t next = 8 + 8 * layer;
+    value = b.relu(b.conv2d(value, filled(b, {F32, {next, channels, 3, 3}}),
+                            {.padding = {1, 1, 1, 1}}));
+    if (layer % 2 == 1) value = b.add(value, b.sigmoid(value));
+    channels = next;
+  }
+  MLOperand pooled = b.averagePool2d(value);
+  MLGraph graph = b.build({{"y", b.softmax(b.reshape(pooled, {1, channels}), 1)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  ASSERT_EQ(plan.arena.offsets.size(), plan.tensorCount);
+  EXPECT_TRUE(graph::isValidPlan(plan.lifetimes, plan.arena));
+  std::vector<uint64_t> bytes(plan.tensorCount, 0);
+  for (const auto& lifetime : plan.lifetimes) bytes[lifetime.operand] = lifetime.byteLength;
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const cpu::PlanStep& step = plan.steps[s];
+    for (graph::OperandId written : step.writes) {
+      if (plan.arena.offsets[written] == graph::kNotPlanned) continue;
+      const uint64_t begin = plan.arena.offsets[written];
+      const uint64_t end = begin + bytes[written];
+      EXPECT_LE(end, plan.arena.arenaBytes);
+      for (graph::OperandId read : step.reads) {
+        if (read == written || plan.arena.offsets[read] == graph::kNotPlanned) continue;
+        const uint64_t readBegin = plan.arena.offsets[read];
+        const uint64_t readEnd = readBegin + bytes[read];
+        EXPECT_TRUE(end <= readBegin || readEnd <= begin)
+            << "step " << s << " (" << step.types << ") writes " << written << " over " << read;
+      }
+    }
+  }
+  // Some intermediates share bytes: the arena is smaller than all of them side by side.
+  uint64_t total = 0;
+  for (uint64_t size : bytes) total += size;
+  EXPECT_LT(plan.arena.arenaBytes, total);
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
