@@ -15,6 +15,14 @@
 #include "core/float16.h"
 #include "graph/ir.h"
 #include "test_helpers.h"
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/op_table.h"
+#include "backends/cpu/plan.h"
+#include "cpu_known_fallbacks.h"
+#endif
 
 namespace webnn {
 namespace {
@@ -115,12 +123,34 @@ struct Output {
   std::vector<std::byte> bytes;
 };
 
+// On cpu: every float32 or float16 step of the graph that runs the reference kernel is listed in
+// cpu_known_fallbacks.inc for its op and data type.
+void expectOnlyKnownFallbacks(const MLGraph& graph) {
+#ifdef WEBNN_HAVE_CPU
+  const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
+  if (!plan) return;  // another backend's graph
+  const graph::GraphIR& ir = *graph.state()->ir;
+  for (const cpu::PlanStep& step : plan->steps) {
+    if (!step.isFallback()) continue;
+    const graph::Operation& operation = ir.operations[step.operations.at(0)];
+    const MLOperandDataType type = cpu::operationDataType(ir, operation);
+    if (type != MLOperandDataType::Float32 && type != MLOperandDataType::Float16) continue;
+    EXPECT_TRUE(testing::knownCpuFallback(operation.type, type))
+        << step.types << " on " << toString(type) << " runs the reference kernel ("
+        << step.fallbackReason << ") and is not in tests/backends/cpu_known_fallbacks.inc";
+  }
+#else
+  (void)graph;
+#endif
+}
+
 Output runCase(const OpCase& opCase, T type, const std::string& backend) {
   MLContext context = createContext({.backend = backend});
   MLGraphBuilder builder(context);
   CaseBuilder cases(builder, 1234);
   MLOperand output = opCase.build(cases, type);
   MLGraph graph = builder.build({{"out", output}});
+  expectOnlyKnownFallbacks(graph);
   for (const auto& constant : cases.constants()) {
     graph.setConstantData(constant.operand, constant.bytes);
   }
