@@ -129,7 +129,8 @@ void expectOnlyKnownFallbacks(const MLGraph& graph) {
 #ifdef WEBNN_HAVE_CPU
   const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
   if (!plan) return;  // another backend's graph
-  const graph::GraphIR& ir = *graph.state()->ir;
+  // The IR the plan is of (a float16 graph's widened form: float16 values computed in float32).
+  const graph::GraphIR& ir = *cpu::compiledIrOf(*graph.state()->compiled);
   for (const cpu::PlanStep& step : plan->steps) {
     if (!step.isFallback()) continue;
     const graph::Operation& operation = ir.operations[step.operations.at(0)];

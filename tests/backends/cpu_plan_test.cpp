@@ -32,7 +32,9 @@ const cpu::CpuPlan& planOf(const MLGraph& graph) {
   return *plan;
 }
 
-const graph::GraphIR& irOf(const MLGraph& graph) { return *graph.state()->ir; }
+const graph::GraphIR& irOf(const MLGraph& graph) {
+  return *cpu::compiledIrOf(*graph.state()->compiled);
+}
 
 // The index of the only step of these types.
 size_t stepOf(const cpu::CpuPlan& plan, const std::string& types) {
@@ -90,11 +92,10 @@ TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);
   MLOperand x = b.input("x", {F32, {1, 8, 10, 10}});
-  MLOperand convolved =
-      b.conv2d(x, filled(b, {F32, {16, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand convolved = b.conv2d(x, filled(b, {F32, {16, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
   MLOperand activated = b.relu(convolved);
-  MLOperand pooled = b.l2Pool2d(activated, {.windowDimensions = std::vector<uint32_t>{2, 2},
-                                            .strides = {2, 2}});
+  MLOperand pooled =
+      b.l2Pool2d(activated, {.windowDimensions = std::vector<uint32_t>{2, 2}, .strides = {2, 2}});
   MLGraph graph = b.build({{"y", pooled}});
   const cpu::CpuPlan& plan = planOf(graph);
   const graph::GraphIR& ir = irOf(graph);
@@ -126,24 +127,39 @@ TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
       << lines[poolStep];
 }
 
-TEST(CpuPlan, AFloat16OperationSaysWhyItFallsBack) {
+TEST(CpuPlan, AFloat16GraphRunsWidenedWithCastsAtItsInputsAndOutputs) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);
-  MLOperand x = b.input("x", {F16, {4, 4}});
-  MLGraph graph = b.build({{"y", b.softmax(x, 1)}});
+  MLOperand x = b.input("x", {F16, {1, 8, 6, 6}});
+  MLOperand filter = b.constant({F16, {8, 8, 3, 3}}, std::vector<std::byte>(8 * 8 * 9 * 2));
+  MLOperand y = b.softmax(b.reshape(b.relu(b.conv2d(x, filter)), {8, 16}), 1);
+  MLGraph graph = b.build({{"y", y}});
   const cpu::CpuPlan& plan = planOf(graph);
-  const size_t step = stepOf(plan, "softmax");
-  const std::string& reason = plan.steps[step].fallbackReason;
-  if (reason.empty()) GTEST_SKIP() << "softmax runs float16 on " << plan.steps[step].implementation;
-  EXPECT_NE(reason.find("float16"), std::string::npos) << reason;
+  const graph::GraphIR& ir = irOf(graph);
+  EXPECT_NE(&ir, graph.state()->ir.get());  // the widened IR
+  ASSERT_GE(plan.steps.size(), 4u);
+  for (const cpu::PlanStep& step : plan.steps) {
+    EXPECT_FALSE(step.isFallback()) << step.types << ": " << step.fallbackReason;
+  }
+  EXPECT_EQ(plan.steps.front().types, "cast");
+  EXPECT_EQ(plan.steps.back().types, "cast");
+  EXPECT_EQ(ir.descriptor(ir.inputs.at("x")).dataType, F16);
+  EXPECT_EQ(ir.descriptor(ir.outputs.at("y")).dataType, F16);
+  // Everything between the casts is float32.
+  const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
+  EXPECT_EQ(ir.descriptor(ir.operations[conv].inputs[0]).dataType, F32);
+  EXPECT_EQ(ir.descriptor(ir.operations[conv].inputs[1]).dataType, F32);
+  EXPECT_EQ(ir.descriptor(ir.operations[conv].outputs[0]).dataType, F32);
+  // One implementation per operation of the graph as built.
+  EXPECT_EQ(cpu::operationImplementations(*graph.state()->compiled).size(),
+            graph.state()->ir->operations.size());
 }
 
 TEST(CpuPlan, AResidualAddAfterAConvolutionSaysWhyItWasNotFused) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);
   MLOperand x = b.input("x", {F32, {1, 16, 8, 8}});
-  MLOperand convolved =
-      b.conv2d(x, filled(b, {F32, {16, 16, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand convolved = b.conv2d(x, filled(b, {F32, {16, 16, 3, 3}}), {.padding = {1, 1, 1, 1}});
   MLGraph graph = b.build({{"y", b.add(convolved, x)}});
   const cpu::CpuPlan& plan = planOf(graph);
   const graph::GraphIR& ir = irOf(graph);
@@ -180,8 +196,8 @@ TEST(CpuPlan, TheArenaKeepsApartWhatAStepReadsAndWrites) {
   uint32_t channels = 3;
   for (uint32_t layer = 0; layer < 4; ++layer) {
     const uint32_t next = 8 + 8 * layer;
-    value = b.relu(b.conv2d(value, filled(b, {F32, {next, channels, 3, 3}}),
-                            {.padding = {1, 1, 1, 1}}));
+    value = b.relu(
+        b.conv2d(value, filled(b, {F32, {next, channels, 3, 3}}), {.padding = {1, 1, 1, 1}}));
     if (layer % 2 == 1) value = b.add(value, b.sigmoid(value));
     channels = next;
   }

@@ -5,6 +5,8 @@
 #include <numeric>
 
 #include "core/checked_math.h"
+#include "core/float16.h"
+#include "core/float16_convert.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,6 +31,15 @@ inline void streamCopy(std::byte* to, const std::byte* from, uint64_t bytes) {
   std::memcpy(to, from, bytes);
 }
 
+// Widens `count` float16 values to float32, `stride` floats apart in `to`.
+void widenRun(float* to, const uint16_t* from, uint64_t count, int64_t stride) {
+  if (stride == 1) {
+    convertHalfToFloat(from, to, count);
+    return;
+  }
+  for (uint64_t i = 0; i < count; ++i) to[static_cast<int64_t>(i) * stride] = halfToFloat(from[i]);
+}
+
 }  // namespace
 
 std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& plain,
@@ -36,12 +47,17 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
   const dnnl_memory_desc_t& p = plain.data;
   const dnnl_memory_desc_t& q = packed.data;
   if (p.format_kind != dnnl_blocked || q.format_kind != dnnl_blocked) return std::nullopt;
-  if (p.ndims != q.ndims || p.ndims <= 0 || p.data_type != q.data_type) return std::nullopt;
+  const bool widens = p.data_type == dnnl_f16 && q.data_type == dnnl_f32;
+  if (p.ndims != q.ndims || p.ndims <= 0 || (p.data_type != q.data_type && !widens)) {
+    return std::nullopt;
+  }
   if (p.format_desc.blocking.inner_nblks != 0 || p.offset0 != 0) return std::nullopt;
   BlockedScatter scatter;
   scatter.ndims_ = q.ndims;
+  scatter.widens_ = widens;
   scatter.elementSize_ = dnnl::memory::data_type_size(packed.data_type());
-  if (scatter.elementSize_ == 0) return std::nullopt;
+  scatter.sourceElementSize_ = dnnl::memory::data_type_size(plain.data_type());
+  if (scatter.elementSize_ == 0 || scatter.sourceElementSize_ == 0) return std::nullopt;
   uint64_t count = 1;
   for (int d = 0; d < q.ndims; ++d) {
     if (p.dims[d] != q.dims[d] || q.dims[d] <= 0) return std::nullopt;
@@ -97,7 +113,7 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
     ++digits.count;
   }
 
-  bool identity = blocking.inner_nblks == 0 && q.offset0 == 0 &&
+  bool identity = !widens && blocking.inner_nblks == 0 && q.offset0 == 0 &&
                   packed.get_size() == count * scatter.elementSize_;
   for (int d = 0; d < q.ndims && identity; ++d) {
     if (q.padded_dims[d] != q.dims[d] || q.padded_offsets[d] != 0) identity = false;
@@ -183,15 +199,16 @@ void BlockedScatter::scatterSerial(const std::byte* source, uint64_t firstElemen
   // Whole rows (runs of the innermost plain dim) with contiguous segments: copy them column
   // segment by column segment, so that the writes walk each packed block in order (rows of one
   // block are neighbours there) instead of jumping between blocks at every segment.
-  if (runDim_ >= 0 && plainOrder_.size() >= 2 && digits_[static_cast<size_t>(runDim_)].stride[0] == 1) {
+  if (runDim_ >= 0 && plainOrder_.size() >= 2 &&
+      digits_[static_cast<size_t>(runDim_)].stride[0] == 1) {
     const uint64_t rowLength = static_cast<uint64_t>(dims_[static_cast<size_t>(runDim_)]);
     const uint64_t head = std::min(count, (rowLength - firstElement % rowLength) % rowLength);
     const uint64_t rows = (count - head) / rowLength;
     if (rows >= 2) {
       walk(source, firstElement, head, destination);
-      tiled(source + head * elementSize_, firstElement + head, rows, destination);
+      tiled(source + head * sourceElementSize_, firstElement + head, rows, destination);
       const uint64_t done = head + rows * rowLength;
-      walk(source + done * elementSize_, firstElement + done, count - done, destination);
+      walk(source + done * sourceElementSize_, firstElement + done, count - done, destination);
       return;
     }
   }
@@ -228,17 +245,39 @@ void BlockedScatter::tiled(const std::byte* source, uint64_t firstElement, uint6
       if (r + 1 < rows) walker.advance(outer, 1);
     }
   }
+  const uint64_t sourceSize = sourceElementSize_;
   for (const Segment& segment : segments) {
-    const std::byte* from = source + segment.start * size;
-    const uint64_t bytes = segment.length * size;
+    const std::byte* from = source + segment.start * sourceSize;
     for (uint64_t r = 0; r < rows; ++r) {
       std::byte* to = destination + static_cast<uint64_t>(rowOffsets[r] + segment.offset) * size;
-      streamCopy(to, from + r * rowLength * size, bytes);
+      copyRun(to, from + r * rowLength * sourceSize, segment.length, 1, true);
     }
   }
 #if defined(__SSE2__)
   _mm_sfence();  // the streaming stores are visible before the commit returns
 #endif
+}
+
+void BlockedScatter::copyRun(std::byte* to, const std::byte* from, uint64_t count, int64_t stride,
+                             bool streaming) const {
+  if (widens_) {
+    widenRun(reinterpret_cast<float*>(to), reinterpret_cast<const uint16_t*>(from), count, stride);
+    return;
+  }
+  const uint64_t size = elementSize_;
+  if (stride == 1) {
+    if (streaming) {
+      streamCopy(to, from, count * size);
+    } else {
+      std::memcpy(to, from, count * size);
+    }
+  } else if (size == 4) {
+    const uint64_t step = static_cast<uint64_t>(stride) * 4;
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(to + i * step, from + i * 4, 4);
+  } else {
+    const uint64_t step = static_cast<uint64_t>(stride) * size;
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(to + i * step, from + i * size, size);
+  }
 }
 
 void BlockedScatter::walk(const std::byte* source, uint64_t firstElement, uint64_t count,
@@ -247,7 +286,7 @@ void BlockedScatter::walk(const std::byte* source, uint64_t firstElement, uint64
   Walker walker(*this, firstElement);
   const uint64_t size = elementSize_;
   if (runDim_ < 0) {  // one element
-    if (count > 0) std::memcpy(destination + walker.offset * static_cast<int64_t>(size), source, size);
+    copyRun(destination + walker.offset * static_cast<int64_t>(size), source, 1, 1, false);
     return;
   }
   const int d = runDim_;
@@ -255,18 +294,8 @@ void BlockedScatter::walk(const std::byte* source, uint64_t firstElement, uint64
   while (count > 0) {
     const uint64_t segment = std::min<uint64_t>(count, static_cast<uint64_t>(walker.stepRoom(d)));
     std::byte* target = destination + static_cast<uint64_t>(walker.offset) * size;
-    if (step == 1) {
-      std::memcpy(target, source, segment * size);
-    } else if (size == 4) {
-      const uint64_t stride = static_cast<uint64_t>(step) * 4;
-      for (uint64_t i = 0; i < segment; ++i) std::memcpy(target + i * stride, source + i * 4, 4);
-    } else {
-      const uint64_t stride = static_cast<uint64_t>(step) * size;
-      for (uint64_t i = 0; i < segment; ++i) {
-        std::memcpy(target + i * stride, source + i * size, size);
-      }
-    }
-    source += segment * size;
+    copyRun(target, source, segment, step, false);
+    source += segment * sourceElementSize_;
     count -= segment;
     walker.advance(d, static_cast<int64_t>(segment));
   }
@@ -276,9 +305,8 @@ void BlockedScatter::scatter(const std::byte* source, uint64_t firstElement, uin
                              std::byte* destination, int threads) const {
   // Below ~256 KiB a team costs more than it saves.
   const uint64_t minimumPiece = (256u << 10) / elementSize_;
-  const int pieces =
-      static_cast<int>(std::clamp<uint64_t>(count / std::max<uint64_t>(1, minimumPiece), 1,
-                                            static_cast<uint64_t>(std::max(1, threads))));
+  const int pieces = static_cast<int>(std::clamp<uint64_t>(
+      count / std::max<uint64_t>(1, minimumPiece), 1, static_cast<uint64_t>(std::max(1, threads))));
   if (pieces <= 1) {
     scatterSerial(source, firstElement, count, destination);
     return;
@@ -287,7 +315,8 @@ void BlockedScatter::scatter(const std::byte* source, uint64_t firstElement, uin
   for (int piece = 0; piece < pieces; ++piece) {
     const uint64_t begin = count * static_cast<uint64_t>(piece) / static_cast<uint64_t>(pieces);
     const uint64_t end = count * static_cast<uint64_t>(piece + 1) / static_cast<uint64_t>(pieces);
-    scatterSerial(source + begin * elementSize_, firstElement + begin, end - begin, destination);
+    scatterSerial(source + begin * sourceElementSize_, firstElement + begin, end - begin,
+                  destination);
   }
 }
 

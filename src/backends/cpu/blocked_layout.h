@@ -27,7 +27,9 @@ class BlockedScatter {
   // Whether the packed layout is the plain one, byte for byte (oneDNN chose the descriptor's
   // layout: the constant needs no packing at all).
   bool identity() const { return identity_; }
-  uint64_t elementSize() const { return elementSize_; }
+  uint64_t elementSize() const { return elementSize_; }              // in the packed layout
+  uint64_t sourceElementSize() const { return sourceElementSize_; }  // in the plain one
+  bool widens() const { return widens_; }
   uint64_t elementCount() const { return elementCount_; }
 
   // Copies elements [firstElement, firstElement + count) of the plain layout (their linear
@@ -45,6 +47,9 @@ class BlockedScatter {
   // Element by element along the plain layout, a segment (one packed step) at a time.
   void walk(const std::byte* source, uint64_t firstElement, uint64_t count,
             std::byte* destination) const;
+  // Copies (or widens) `count` elements from `from` to `to`, `stride` packed elements apart.
+  void copyRun(std::byte* to, const std::byte* from, uint64_t count, int64_t stride,
+               bool streaming) const;
   // `rows` whole rows of the innermost plain dim from `firstElement` (a row start), column
   // segment by column segment.
   void tiled(const std::byte* source, uint64_t firstElement, uint64_t rows,
@@ -77,8 +82,10 @@ class BlockedScatter {
   // The innermost plain dim (-1 for a one-element constant).
   int runDim_ = -1;
   uint64_t elementSize_ = 0;
+  uint64_t sourceElementSize_ = 0;
   uint64_t elementCount_ = 0;
   bool identity_ = false;
+  bool widens_ = false;  // float16 source elements, float32 packed ones
 };
 
 }  // namespace webnn::cpu

@@ -4,12 +4,14 @@
 // and convTranspose2d filters, matmul/gemm B) is packed on arrival, each chunk scattered straight
 // into its blocked layout (no plain copy); the others live in plain slots in the descriptor's
 // layout (loaders read straight into them), and ops that keep one packed reorder it when every
-// constant is in. Classic constants are packed at compile.
+// constant is in. Classic constants are packed at compile. A graph with float16 values is compiled
+// widened (widen_float16.h): computed in float32, rounded to float16 at its outputs.
 #include "backends/cpu/cpu_backend.h"
 
 #include "backends/cpu/compiler.h"
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/widen_float16.h"
 #include "backends/host_storage.h"
 #include "backends/reference/reference_backend.h"
 
@@ -21,9 +23,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   CpuCompiledGraph(std::shared_ptr<const graph::GraphIR> ir,
                    std::shared_ptr<backend::MemoryAccount> memory,
                    const backend::BackendOptions& options)
-      : engine_(dnnl::engine::kind::cpu, 0),
-        constants_(*ir, engine_, memory, options.numThreads),
-        executable_(compile(std::move(ir), std::move(memory), options)) {
+      : widened_(widenFloat16(std::move(ir))),
+        engine_(dnnl::engine::kind::cpu, 0),
+        constants_(*widened_.ir, engine_, memory, options.numThreads, widened_.arrivesAsFloat16),
+        executable_(compile(widened_.ir, std::move(memory), options)) {
     // Every op is compiled (the ones dropped along the way released their packing requests): the
     // constants' slots can be placed. Classic constants are packed when the slots are placed; the
     // ops' other preparations (post-op operands) run now when nothing is hollow, else when every
@@ -48,11 +51,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
     executable_.dispatch(inputs, outputs);
   }
 
-  std::vector<backend::OperationProfile> profile() const override {
-    return executable_.profile();
-  }
+  std::vector<backend::OperationProfile> profile() const override { return executable_.profile(); }
 
   const CpuPlan& plan() const { return executable_.plan(); }
+  const WidenedGraph& widened() const { return widened_; }
   std::vector<std::string> constantLayouts() const { return constants_.describe(); }
 
  private:
@@ -65,6 +67,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
                          options.numThreads, options.profiling);
   }
 
+  WidenedGraph widened_;  // the IR compiled: float16 values computed in float32
   dnnl::engine engine_;
   CpuConstants constants_;  // before the executable: the ops' packed constants point into it
   CpuExecutable executable_;
@@ -108,11 +111,18 @@ const CpuPlan* planOf(const backend::CompiledGraph& graph) {
   return compiled ? &compiled->plan() : nullptr;
 }
 
+const graph::GraphIR* compiledIrOf(const backend::CompiledGraph& graph) {
+  const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
+  return compiled ? compiled->widened().ir.get() : nullptr;
+}
+
 std::vector<std::string> operationImplementations(const backend::CompiledGraph& graph) {
-  const CpuPlan* plan = planOf(graph);
+  const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
   std::vector<std::string> names;
-  if (!plan) return names;
-  for (size_t i = 0; i < plan->operations.size(); ++i) names.push_back(plan->implementationOf(i));
+  if (!compiled) return names;
+  for (uint32_t index : compiled->widened().operationIndex) {
+    names.push_back(compiled->plan().implementationOf(index));
+  }
   return names;
 }
 

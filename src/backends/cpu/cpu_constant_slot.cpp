@@ -25,7 +25,8 @@ StagingPool::Buffer StagingPool::take(uint64_t bytes) {
   // so that the pool never holds more than `capacity` buffers.
   auto best = free_.end();
   for (auto it = free_.begin(); it != free_.end(); ++it) {
-    if (it->memory.size() >= bytes && (best == free_.end() || it->memory.size() < best->memory.size()))
+    if (it->memory.size() >= bytes &&
+        (best == free_.end() || it->memory.size() < best->memory.size()))
       best = it;
   }
   if (best != free_.end()) {
@@ -101,7 +102,7 @@ void PackingSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) {
 }
 
 void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes, bool parallel) {
-  const uint64_t elementSize = scatter_.elementSize();
+  const uint64_t elementSize = scatter_.sourceElementSize();
   if (byteOffset % elementSize != 0 || bytes.size() % elementSize != 0 ||
       byteOffset > byteLength_ || bytes.size() > byteLength_ - byteOffset) {
     throw Error(Error::Kind::OperationError,
@@ -136,12 +137,14 @@ constexpr uint64_t kChunkBytes = 1ull << 20;
 }  // namespace
 
 CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
-                           std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads)
+                           std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
+                           std::vector<bool> arrivesAsFloat16)
     : ir_(ir),
       engine_(engine),
       memory_(std::move(memory)),
       threads_(numThreads > 0 ? static_cast<int>(numThreads) : omp_get_num_procs()),
-      pool_(memory_, stagingBuffers()) {
+      pool_(memory_, stagingBuffers()),
+      arrivesAsFloat16_(std::move(arrivesAsFloat16)) {
   chunkBytes_ = kChunkBytes;
 }
 
@@ -157,6 +160,7 @@ void CpuConstants::createSlots() {
   const size_t count = ir_.operands.size();
   slots_.resize(count);
   packing_.assign(count, nullptr);
+  widened_.assign(count, nullptr);
   plain_.assign(count, nullptr);
 
   // The requests of ops still alive (an op that failed to compile dropped its own), per operand.
@@ -191,33 +195,39 @@ void CpuConstants::createSlots() {
       continue;
     }
     if (operand->kind != graph::OperandKind::HollowConstant) continue;
-    const uint64_t byteLength = operand->descriptor.byteLength();
+    const bool widens = arrivesAsFloat16(id);
+    const uint64_t byteLength = widens ? operand->descriptor.elementCount() * sizeof(uint16_t)
+                                       : operand->descriptor.byteLength();
+    // The layout its bytes arrive in, as a packing request describes them.
+    auto arrivingDesc = [widens](const dnnl::memory::desc& plain) {
+      if (!widens) return plain;
+      dnnl::memory::desc half = plain;
+      half.data.data_type = dnnl_f16;
+      return half;
+    };
 
     // Packed on arrival: every read of the constant is a request for one and the same layout.
-    bool onArrival = !constants.empty() && constants.size() == reads[id] &&
-                     !ir_.isGraphOutput(id);
+    bool onArrival = !constants.empty() && constants.size() == reads[id] && !ir_.isGraphOutput(id);
     for (const auto& constant : constants) {
       onArrival = onArrival && constant->plainDesc() == constants[0]->plainDesc() &&
                   constant->packedDesc() == constants[0]->packedDesc();
     }
     std::optional<BlockedScatter> scatter;
     if (onArrival) {
-      scatter = BlockedScatter::create(constants[0]->plainDesc(), constants[0]->packedDesc());
+      scatter = BlockedScatter::create(arrivingDesc(constants[0]->plainDesc()),
+                                       constants[0]->packedDesc());
       onArrival = scatter && !scatter->identity() &&
-                  scatter->elementCount() * scatter->elementSize() == byteLength;
+                  scatter->elementCount() * scatter->sourceElementSize() == byteLength;
     }
     if (onArrival) {
-      auto slot = std::make_unique<PackingSlot>(byteLength, *scatter,
-                                                constants[0]->packedDesc().get_size(), pool_,
-                                                threads_, memory_);
+      auto slot = std::make_unique<PackingSlot>(
+          byteLength, *scatter, constants[0]->packedDesc().get_size(), pool_, threads_, memory_);
       for (auto& constant : constants) constant->resolveOnArrival(slot->packedData());
       packing_[id] = slot.get();
       slots_[id] = std::move(slot);
       continue;
     }
     // A plain slot; each request reads it as it is or keeps a reordered copy.
-    auto slot = std::make_unique<reference::ReferenceConstantSlot>(byteLength);
-    plainBytes += byteLength;
     for (auto& constant : constants) {
       auto layout = BlockedScatter::create(constant->plainDesc(), constant->packedDesc());
       if (layout && layout->identity()) {
@@ -226,6 +236,23 @@ void CpuConstants::createSlots() {
         constant->resolveReordered(false);
       }
     }
+    const uint64_t elements = operand->descriptor.elementCount();
+    if (widens && elements > 0) {
+      // float16 bytes in, float32 values stored: a scatter into the plain layout that widens.
+      const dnnl::memory::dims flat{static_cast<dnnl::memory::dim>(elements)};
+      auto widening = BlockedScatter::create(
+          dnnl::memory::desc(flat, dnnl::memory::data_type::f16, dnnl::memory::format_tag::a),
+          dnnl::memory::desc(flat, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a));
+      if (!widening) throw std::logic_error("cpu backend: no widening scatter");
+      auto slot = std::make_unique<PackingSlot>(byteLength, *widening, elements * sizeof(float),
+                                                pool_, threads_, memory_);
+      widened_[id] = slot.get();
+      slots_[id] = std::move(slot);
+      continue;
+    }
+    const uint64_t storedBytes = widens ? 0 : byteLength;
+    auto slot = std::make_unique<reference::ReferenceConstantSlot>(storedBytes);
+    plainBytes += storedBytes;
     plain_[id] = slot.get();
     slots_[id] = std::move(slot);
   }
@@ -233,17 +260,21 @@ void CpuConstants::createSlots() {
 }
 
 bool CpuConstants::anyHollow() const {
-  return std::any_of(slots_.begin(), slots_.end(), [](const auto& slot) { return slot != nullptr; });
+  return std::any_of(slots_.begin(), slots_.end(),
+                     [](const auto& slot) { return slot != nullptr; });
 }
 
 std::byte* CpuConstants::plainData(graph::OperandId id) {
+  if (widened_[id]) return widened_[id]->packedData();
   return plain_[id] ? plain_[id]->data() : nullptr;
 }
 
 backend::StagingHints CpuConstants::stagingHints() const {
   backend::StagingHints hints;
-  const bool anyPacking =
-      std::any_of(packing_.begin(), packing_.end(), [](const PackingSlot* slot) { return slot; });
+  const auto some = [](const std::vector<PackingSlot*>& slots) {
+    return std::any_of(slots.begin(), slots.end(), [](const PackingSlot* slot) { return slot; });
+  };
+  const bool anyPacking = some(packing_) || some(widened_);
   if (!anyPacking) {
     hints.direct = true;  // every slot is final storage in the file's layout
     return hints;
@@ -254,7 +285,9 @@ backend::StagingHints CpuConstants::stagingHints() const {
   return hints;
 }
 
-void CpuConstants::constantsComplete() { pool_.release(); }
+void CpuConstants::constantsComplete() {
+  pool_.release();
+}
 
 std::vector<std::string> CpuConstants::describe() const {
   std::vector<std::string> lines;
@@ -263,7 +296,11 @@ std::vector<std::string> CpuConstants::describe() const {
     if (id >= slots_.size() || !slots_[id]) continue;
     std::string line = std::to_string(id) + " " + operand->name + ": ";
     if (packing_[id]) {
-      line += "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes)";
+      line += "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes" +
+              (arrivesAsFloat16(id) ? ", widened from float16)" : ")");
+    } else if (widened_[id]) {
+      line +=
+          "plain, widened from float16 (" + std::to_string(widened_[id]->packedBytes()) + " bytes)";
     } else {
       line += "plain";
     }

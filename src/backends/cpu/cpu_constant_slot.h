@@ -5,6 +5,8 @@
 // the packed buffer (zeroed for the blocked padding, huge-page advised), hands the loader bounded
 // staging chunks from the graph's StagingPool, and on commit() scatters the chunk's elements
 // straight into their places (BlockedScatter). No plain copy of the constant ever exists.
+// A float16 constant of a widened graph (widen_float16.h) is widened as it is scattered: packed
+// float32, or a plain float32 copy (a PackingSlot into the plain layout) for its plain readers.
 // Every other hollow constant keeps a plain slot in the descriptor's layout (the loader reads
 // straight into it, or it adopts a memory map); an op that wants it packed reorders it into its
 // own buffer after every fill (PackedConstant, Reordered), unless oneDNN chose the descriptor's
@@ -67,7 +69,7 @@ class PackingSlot final : public backend::ConstantSlot {
 
   uint64_t byteLength() const override { return byteLength_; }
   // One element: distinct source elements land on distinct packed elements.
-  uint64_t writeGranularity() const override { return scatter_.elementSize(); }
+  uint64_t writeGranularity() const override { return scatter_.sourceElementSize(); }
   std::unique_ptr<backend::StagedWrite> stage(uint64_t byteOffset, uint64_t size) override;
   void write(uint64_t byteOffset, std::span<const std::byte> bytes) override;
 
@@ -92,8 +94,12 @@ class PackingSlot final : public backend::ConstantSlot {
 // Every constant of one cpu graph: the packing requests of its ops, then its slots.
 class CpuConstants {
  public:
+  // `arrivesAsFloat16`: per operand, a hollow constant with a float32 descriptor whose bytes
+  // arrive as float16 (widen_float16.h): its slot takes float16 bytes and widens them as it stores
+  // them, packed or plain (empty: none).
   CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
-               std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads);
+               std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
+               std::vector<bool> arrivesAsFloat16 = {});
 
   // An op keeps constant `id` (classic or hollow) in `packed` (OpCompileContext::packedConstant).
   std::shared_ptr<PackedConstant> request(graph::OperandId id, const dnnl::memory::desc& plain,
@@ -126,8 +132,14 @@ class CpuConstants {
   std::vector<Request> requests_;
   StagingPool pool_;
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
-  std::vector<PackingSlot*> packing_;                          // per operand; null unless packing
-  std::vector<reference::ReferenceConstantSlot*> plain_;       // per operand; null unless plain
+  bool arrivesAsFloat16(graph::OperandId id) const {
+    return id < arrivesAsFloat16_.size() && arrivesAsFloat16_[id];
+  }
+
+  std::vector<bool> arrivesAsFloat16_;
+  std::vector<PackingSlot*> packing_;  // per operand; null unless packing
+  std::vector<PackingSlot*> widened_;  // per operand: the plain float32 slot of a float16 one
+  std::vector<reference::ReferenceConstantSlot*> plain_;  // per operand; null unless plain
   std::vector<backend::GaugeCharge> charges_;
   uint64_t chunkBytes_ = 1ull << 20;
 };

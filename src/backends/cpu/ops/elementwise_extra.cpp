@@ -4,6 +4,7 @@
 // reference does), isNaN/isInfinite, logicalNot, and broadcasting binary ops: pow, max, min
 // (float32), comparisons (float32 and the integer types) and logical and/or/xor (uint8). OpenMP
 // over rows of the merged broadcast dimensions.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -11,6 +12,7 @@
 
 #include "backends/cpu/cpu_op.h"
 #include "core/element.h"
+#include "core/float16_convert.h"
 
 namespace webnn::cpu {
 namespace {
@@ -332,6 +334,22 @@ class CastOp final : public CpuOp {
     const std::byte* in = tensors[input_].data;
     std::byte* out = tensors[output_].data;
     const int64_t count = count_;
+    if (from_ == MLOperandDataType::Float16 && to_ == MLOperandDataType::Float32) {
+      inChunks(count, [&](int64_t begin, int64_t end) {
+        convertHalfToFloat(reinterpret_cast<const uint16_t*>(in) + begin,
+                           reinterpret_cast<float*>(out) + begin,
+                           static_cast<uint64_t>(end - begin));
+      });
+      return;
+    }
+    if (from_ == MLOperandDataType::Float32 && to_ == MLOperandDataType::Float16) {
+      inChunks(count, [&](int64_t begin, int64_t end) {
+        convertFloatToHalf(reinterpret_cast<const float*>(in) + begin,
+                           reinterpret_cast<uint16_t*>(out) + begin,
+                           static_cast<uint64_t>(end - begin));
+      });
+      return;
+    }
     visitDataType(from_, [&]<class F>(TypeTag<F>) {
       visitDataType(to_, [&]<class O>(TypeTag<O>) {
         if constexpr (!std::is_same_v<F, Int4> && !std::is_same_v<F, Uint4> &&
@@ -353,6 +371,17 @@ class CastOp final : public CpuOp {
   }
 
  private:
+  // Runs `convert(begin, end)` over [0, count) in one chunk per thread (one chunk when small).
+  template <class Convert>
+  static void inChunks(int64_t count, const Convert& convert) {
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (chunks > 1)
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      convert(chunk * kChunk, std::min(count, (chunk + 1) * kChunk));
+    }
+  }
+
   template <class F, class O>
   static O convert(F value) {
     if constexpr (kIsFloat<F>) {

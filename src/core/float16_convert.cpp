@@ -1,0 +1,62 @@
+#include "core/float16_convert.h"
+
+#include "core/float16.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WEBNN_HAVE_F16C_PATH 1
+#endif
+
+namespace webnn {
+namespace {
+
+#ifdef WEBNN_HAVE_F16C_PATH
+bool hasF16c() {
+  static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  return has;
+}
+
+__attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint16_t* from, float* to,
+                                                         uint64_t count) {
+  uint64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
+    _mm256_storeu_ps(to + i, _mm256_cvtph_ps(half));
+  }
+  for (; i < count; ++i) to[i] = halfToFloat(from[i]);
+}
+
+__attribute__((target("avx,f16c"))) void floatToHalfF16c(const float* from, uint16_t* to,
+                                                         uint64_t count) {
+  uint64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m128i half = _mm256_cvtps_ph(_mm256_loadu_ps(from + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), half);
+  }
+  for (; i < count; ++i) to[i] = floatToHalf(from[i]);
+}
+#endif
+
+}  // namespace
+
+void convertHalfToFloat(const uint16_t* from, float* to, uint64_t count) {
+#ifdef WEBNN_HAVE_F16C_PATH
+  if (hasF16c()) {
+    halfToFloatF16c(from, to, count);
+    return;
+  }
+#endif
+  for (uint64_t i = 0; i < count; ++i) to[i] = halfToFloat(from[i]);
+}
+
+void convertFloatToHalf(const float* from, uint16_t* to, uint64_t count) {
+#ifdef WEBNN_HAVE_F16C_PATH
+  if (hasF16c()) {
+    floatToHalfF16c(from, to, count);
+    return;
+  }
+#endif
+  for (uint64_t i = 0; i < count; ++i) to[i] = floatToHalf(from[i]);
+}
+
+}  // namespace webnn

@@ -1,0 +1,217 @@
+// float16 graphs on the cpu backend (backends/cpu/widen_float16.h): computed on the float32
+// implementations, float16 weights widened as they arrive (packed or plain), whether written by
+// the caller or read from a file in chunks; rounded to float16 where the graph says so. Results
+// are checked against the reference backend, which computes float16 op by op.
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/plan.h"
+#include "core/float16.h"
+#include "test_helpers.h"
+#include "webnn/webnn.h"
+#include "webnn/weight_source.h"
+#include "weights/weight_generators.h"
+
+namespace webnn {
+namespace {
+
+using Type = MLOperandDataType;
+using testing::TempDir;
+
+std::vector<uint16_t> halves(uint32_t seed, size_t count, float scale = 0.5f) {
+  std::vector<uint16_t> values(count);
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-scale, scale);
+  for (auto& value : values) value = floatToHalf(uniform(random));
+  return values;
+}
+
+testing::Bytes bytesOf(const std::vector<uint16_t>& values) {
+  testing::Bytes bytes(values.size() * sizeof(uint16_t));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> widen(const std::vector<std::byte>& bytes) {
+  std::vector<float> values(bytes.size() / 2);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint16_t half;
+    std::memcpy(&half, bytes.data() + 2 * i, 2);
+    values[i] = halfToFloat(half);
+  }
+  return values;
+}
+
+// conv2d nhwc [1, 10, 10, 24] with an ohwi filter [40, 3, 3, 24] (packed on arrival) and a bias
+// [40] (read plainly), relu, flattened into [1, 2560] x w [2560, 72] (packed), plus b [72] (a plain
+// operand of add), softmax. The weights are hollow float16 constants.
+struct Model {
+  MLContext context;
+  std::map<std::string, MLOperand> constants;
+  std::map<std::string, std::vector<uint16_t>> values;
+  MLGraph graph;
+
+  explicit Model(const std::string& backend) : context(createContext({.backend = backend})) {
+    MLGraphBuilder builder(context);
+    const std::map<std::string, std::vector<uint32_t>> shapes = {
+        {"filter", {40, 3, 3, 24}}, {"bias", {40}}, {"w", {2560, 72}}, {"b", {72}}};
+    uint32_t seed = 1;
+    for (const auto& [name, shape] : shapes) {
+      constants[name] = builder.constant({Type::Float16, shape}, {.label = name});
+      size_t count = 1;
+      for (uint32_t extent : shape) count *= extent;
+      values[name] = halves(seed++, count, name == "w" ? 0.05f : 0.5f);
+    }
+    auto x = builder.input("x", {Type::Float16, {1, 10, 10, 24}});
+    auto convolved = builder.conv2d(x, constants["filter"],
+                                    {.inputLayout = MLInputOperandLayout::Nhwc,
+                                     .filterLayout = MLConv2dFilterOperandLayout::Ohwi,
+                                     .bias = constants["bias"]});
+    auto rows = builder.reshape(builder.relu(convolved), {1, 8 * 8 * 40});
+    auto y = builder.softmax(builder.add(builder.matmul(rows, constants["w"]), constants["b"]), 1);
+    graph = builder.build({{"y", y}});
+  }
+
+  void setAll() {
+    for (const auto& [name, operand] : constants) {
+      graph.setConstantData(operand, testing::bytesOf(values[name]));
+    }
+  }
+
+  // Chunks of an odd number of elements, in reverse order.
+  void writeInChunks() {
+    for (const auto& [name, operand] : constants) {
+      const testing::Bytes bytes = bytesOf(values[name]);
+      const uint64_t chunk = 2 * 1001;
+      uint64_t offset = (bytes.size() - 1) / chunk * chunk;
+      while (true) {
+        const uint64_t size = std::min<uint64_t>(chunk, bytes.size() - offset);
+        graph.writeConstantData(operand, offset, std::span(bytes).subspan(offset, size));
+        if (offset == 0) break;
+        offset -= chunk;
+      }
+    }
+  }
+
+  std::vector<float> run() {
+    const std::vector<uint16_t> x = halves(99, 10 * 10 * 24, 1.0f);
+    MLTensor input = testing::inputTensor(context, {Type::Float16, {1, 10, 10, 24}});
+    MLTensor output = testing::outputTensor(context, {Type::Float16, {1, 72}});
+    context.writeTensor(input, std::as_bytes(std::span(x)));
+    context.dispatch(graph, {{"x", input}}, {{"y", output}});
+    return widen(context.readTensor(output));
+  }
+};
+
+double relativeL2(const std::vector<float>& a, const std::vector<float>& b) {
+  double error = 0, norm = 0;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    error += (a[i] - b[i]) * double(a[i] - b[i]);
+    norm += b[i] * double(b[i]);
+  }
+  return std::sqrt(error / std::max(norm, 1e-30));
+}
+
+std::vector<float> referenceResult() {
+  Model reference("reference");
+  reference.setAll();
+  return reference.run();
+}
+
+TEST(CpuFloat16, WeightsWidenedOnArrivalGiveTheReferenceResults) {
+  const std::vector<float> expected = referenceResult();
+  Model model("cpu");
+  model.setAll();
+  const std::vector<float> result = model.run();
+  ASSERT_EQ(result.size(), expected.size());
+  EXPECT_LE(relativeL2(result, expected), 5e-3);
+  // No step of the plan falls back; the filter and w are packed as they arrive, widened.
+  for (const cpu::PlanStep& step : cpu::planOf(*model.graph.state()->compiled)->steps) {
+    EXPECT_FALSE(step.isFallback()) << step.types << ": " << step.fallbackReason;
+  }
+  const auto layouts = cpu::constantLayouts(*model.graph.state()->compiled);
+  size_t packedWidened = 0;
+  for (const std::string& line : layouts) {
+    if (line.find("packed on arrival") != std::string::npos &&
+        line.find("widened from float16") != std::string::npos) {
+      ++packedWidened;
+    }
+  }
+  EXPECT_GE(packedWidened, 2u) << ::testing::PrintToString(layouts);
+}
+
+TEST(CpuFloat16, ChunksInAnyOrderAndAFileLoadGiveTheSameResults) {
+  Model written("cpu");
+  written.setAll();
+  const std::vector<float> expected = written.run();
+
+  Model chunked("cpu");
+  chunked.writeInChunks();
+  EXPECT_EQ(chunked.run(), expected);
+
+  TempDir dir;
+  const std::string path = dir.file("weights.safetensors");
+  std::vector<testing::SafetensorsTensor> tensors;
+  Model loaded("cpu");
+  for (const auto& [name, operand] : loaded.constants) {
+    std::vector<uint64_t> shape(operand.shape().begin(), operand.shape().end());
+    tensors.push_back({name, "F16", shape, bytesOf(loaded.values[name])});
+  }
+  testing::writeFile(path, testing::makeSafetensors(tensors));
+  loaded.graph.loadConstants(*WeightSource::open(path));
+  EXPECT_EQ(loaded.run(), expected);
+  // Staging stayed bounded and went back.
+  const MLMemoryStats stats = loaded.context.memoryStats();
+  EXPECT_EQ(stats.stagingBytes, 0u);
+  EXPECT_LE(stats.stagingBytesPeak, 4ull << 20);
+}
+
+TEST(CpuFloat16, ACastToFloat16RoundsAndOverflowsAsFloat16) {
+  for (const std::string backend : {"cpu", "reference"}) {
+    MLContext context = createContext({.backend = backend});
+    MLGraphBuilder builder(context);
+    auto x = builder.input("x", {Type::Float32, {4}});
+    auto rounded = builder.cast(builder.cast(x, Type::Float16), Type::Float32);
+    MLGraph graph =
+        builder.build({{"y", builder.mul(rounded, builder.constant(Type::Float32, 1.0))}});
+    const std::vector<float> y =
+        testing::runFloat(context, graph, {{"x", {1.0001f, 70000.0f, 0.1f, -65519.0f}}}, "y");
+    ASSERT_EQ(y.size(), 4u) << backend;
+    EXPECT_EQ(y[0], 1.0f) << backend;
+    EXPECT_EQ(y[1], std::numeric_limits<float>::infinity()) << backend;
+    EXPECT_EQ(y[2], halfToFloat(floatToHalf(0.1f))) << backend;
+    EXPECT_EQ(y[3], -65504.0f) << backend;
+  }
+}
+
+TEST(CpuFloat16, AFloat16OutputOverflowsToInfinity) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {Type::Float16, {2}});
+  MLGraph graph = builder.build({{"y", builder.add(x, x)}});
+  const std::vector<uint16_t> input = {floatToHalf(40000.0f), floatToHalf(-1.5f)};
+  MLTensor in = testing::inputTensor(context, {Type::Float16, {2}});
+  MLTensor out = testing::outputTensor(context, {Type::Float16, {2}});
+  context.writeTensor(in, std::as_bytes(std::span(input)));
+  context.dispatch(graph, {{"x", in}}, {{"y", out}});
+  const std::vector<float> y = widen(context.readTensor(out));
+  EXPECT_EQ(y[0], std::numeric_limits<float>::infinity());
+  EXPECT_EQ(y[1], -3.0f);
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
