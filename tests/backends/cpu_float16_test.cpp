@@ -211,6 +211,58 @@ TEST(CpuFloat16, AFloat16OutputOverflowsToInfinity) {
   EXPECT_EQ(y[1], -3.0f);
 }
 
+// matmul and gemm with float16 weights: B stays 16-bit (packed on arrival into float16 panels),
+// results as the reference's.
+TEST(CpuFloat16, MatmulWeightsStaySixteenBit) {
+  const uint32_t k = 96, n = 70, outputs = 50;
+  const std::vector<uint16_t> w = halves(5, k * n, 0.1f), g = halves(6, outputs * n, 0.1f),
+                              bias = halves(7, outputs, 1.0f);
+  const std::vector<uint16_t> x = halves(8, 3 * 5 * k, 1.0f);
+  std::map<std::string, std::vector<float>> results;
+  for (const std::string backend : {"cpu", "reference"}) {
+    MLContext context = createContext({.backend = backend});
+    MLGraphBuilder builder(context);
+    auto input = builder.input("x", {Type::Float16, {3, 5, k}});
+    auto wOperand = builder.constant({Type::Float16, {k, n}}, {.label = "w"});
+    auto gOperand = builder.constant({Type::Float16, {outputs, n}}, {.label = "g"});
+    auto biasOperand = builder.constant({Type::Float16, {outputs}}, {.label = "bias"});
+    auto projected = builder.matmul(input, wOperand);  // [3, 5, n]: rows folded into M
+    auto rows = builder.reshape(projected, {15, n});
+    auto mixed = builder.gemm(rows, gOperand, {.c = biasOperand, .bTranspose = true});
+    MLGraph graph = builder.build({{"y", builder.relu(mixed)}});
+    graph.setConstantData(wOperand, testing::bytesOf(w));
+    graph.setConstantData(gOperand, testing::bytesOf(g));
+    graph.setConstantData(biasOperand, testing::bytesOf(bias));
+    MLTensor in = testing::inputTensor(context, {Type::Float16, {3, 5, k}});
+    MLTensor out = testing::outputTensor(context, {Type::Float16, {15, outputs}});
+    context.writeTensor(in, std::as_bytes(std::span(x)));
+    context.dispatch(graph, {{"x", in}}, {{"y", out}});
+    results[backend] = widen(context.readTensor(out));
+    if (backend != "cpu") continue;
+    size_t halfSteps = 0;
+    for (const cpu::PlanStep& step : cpu::planOf(*graph.state()->compiled)->steps) {
+      EXPECT_FALSE(step.isFallback()) << step.types;
+      if (step.implementation.find("float16 weights") != std::string::npos) ++halfSteps;
+    }
+    EXPECT_EQ(halfSteps, 2u);
+    // w and g packed on arrival as float16 panels (columns padded to 32), the bias widened.
+    const uint64_t wPanels = uint64_t{k} * 96 * 2, gPanels = uint64_t{n} * 64 * 2;
+    const auto layouts = cpu::constantLayouts(*graph.state()->compiled);
+    size_t sixteenBit = 0;
+    for (const std::string& line : layouts) {
+      for (uint64_t bytes : {wPanels, gPanels}) {
+        if (line.find("packed on arrival (" + std::to_string(bytes) + " bytes") !=
+            std::string::npos) {
+          ++sixteenBit;
+        }
+      }
+    }
+    EXPECT_EQ(sixteenBit, 2u) << ::testing::PrintToString(layouts);
+    EXPECT_EQ(context.memoryStats().constantBytes, wPanels + gPanels + outputs * sizeof(float));
+  }
+  EXPECT_LE(relativeL2(results["cpu"], results["reference"]), 5e-3);
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -117,7 +117,8 @@ class PlanCompiler {
   // Compiles operation `index` (with `chain` fused into it when given) into a step. Returns false
   // when no implementation takes the chain (the caller then compiles the operations alone), with
   // the reason in `whyNotFused`.
-  bool compileOperation(size_t index, const FusionChain* chain, std::string* whyNotFused = nullptr) {
+  bool compileOperation(size_t index, const FusionChain* chain,
+                        std::string* whyNotFused = nullptr) {
     const graph::Operation& operation = ir_.operations[index];
     OpCompileContext context{ir_, operation, engine_, memory_};
     context.constants = &constants_;
@@ -219,9 +220,12 @@ class PlanCompiler {
     plan_.operations.assign(count, {});
     fusion_ = planFusions(ir_);
     for (size_t i = 0; i < count; ++i) plan_.operations[i].notFused = fusion_.notFused[i];
-    views_ = planViews(ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
-      return matmulRunsOnViews(engine_, ir_, matmul, views);
-    });
+    views_ =
+        planViews(ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
+          // float16 weights kept 16-bit: a kernel of ours on plain operands.
+          if (runsOnHalfWeights(ir_, matmul, &constants_)) return false;
+          return matmulRunsOnViews(engine_, ir_, matmul, views);
+        });
     // A chain runs where its last operation stood: every operand it reads exists by then.
     std::vector<int32_t> chainEndingAt(count, -1);
     for (size_t i = 0; i < count; ++i) {

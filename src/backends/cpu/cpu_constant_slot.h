@@ -114,6 +114,10 @@ class CpuConstants {
   bool isHollow(graph::OperandId id) const { return id < slots_.size() && slots_[id]; }
   bool anyHollow() const;
   backend::StagingHints stagingHints() const;
+  // Whether hollow constant `id` takes float16 bytes for its float32 descriptor.
+  bool arrivesAsFloat16(graph::OperandId id) const {
+    return id < arrivesAsFloat16_.size() && arrivesAsFloat16_[id];
+  }
   // Every hollow constant is complete: the staging pool's memory goes back.
   void constantsComplete();
   // How each hollow constant is kept, for tests and tools: "<id> <label>: plain" or "<id>
@@ -132,10 +136,6 @@ class CpuConstants {
   std::vector<Request> requests_;
   StagingPool pool_;
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
-  bool arrivesAsFloat16(graph::OperandId id) const {
-    return id < arrivesAsFloat16_.size() && arrivesAsFloat16_[id];
-  }
-
   std::vector<bool> arrivesAsFloat16_;
   std::vector<PackingSlot*> packing_;  // per operand; null unless packing
   std::vector<PackingSlot*> widened_;  // per operand: the plain float32 slot of a float16 one

@@ -170,6 +170,11 @@ std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operatio
 // the reference kernel and says why in the plan.
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
+// A matmul or gemm whose B is a float16 model's weight (a hollow constant arriving as float16):
+// runs on float16 weights kept 16-bit (ops/half_matmul.cpp), without post-ops or views.
+bool runsOnHalfWeights(const graph::GraphIR& ir, const graph::Operation& operation,
+                       const CpuConstants* constants);
+std::unique_ptr<CpuOp> createHalfWeightMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);
 // Whether oneDNN's matmul runs the matmul `operation` with these views (not on its reference
 // implementation).

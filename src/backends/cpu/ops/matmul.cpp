@@ -174,6 +174,9 @@ bool allFloat32AndNonEmpty(const OpCompileContext& context) {
 }  // namespace
 
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
+  if (runsOnHalfWeights(context.ir, context.operation, context.constants)) {
+    return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
+  }
   if (!allFloat32AndNonEmpty(context)) return nullptr;
   const auto batched = batchedMatmulOf(context.ir, context.operation, context.views);
   if (!batched) return nullptr;
@@ -220,6 +223,9 @@ bool matmulRunsOnViews(const dnnl::engine& engine, const graph::GraphIR& ir,
 }
 
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context) {
+  if (runsOnHalfWeights(context.ir, context.operation, context.constants)) {
+    return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
+  }
   if (!allFloat32AndNonEmpty(context)) return nullptr;
   const graph::Operation& operation = context.operation;
   const auto& attributes = operation.attributesAs<graph::GemmAttributes>();
