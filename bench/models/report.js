@@ -2,19 +2,21 @@
 // model ({model, input, webnn: run-json or [run-json per round], ort: likewise}), takes the median
 // of each figure over the rounds (the largest rel L2), prints webnn's figures beside ONNX
 // Runtime's with the ratios against issue 9's targets, then one line: bench-json: {...}.
-// Exits 1 when an output differs from ONNX Runtime's by more than the tolerance (rel L2 1e-4).
+// Exits 1 when an output differs from ONNX Runtime's by more than the tolerance (rel L2 1e-4;
+// 1e-2 with --precision float16, the models converted by to_float16.py).
 //   node report.js RESULTS.jsonl --cpu NAME --cores N --threads N --webnn-threads TEXT
-//        --iterations N --ort-iterations N --quick 0|1 --encoder-layers N
+//        --iterations N --ort-iterations N --quick 0|1 --encoder-layers N [--precision float16]
 'use strict';
 const fs = require('fs');
 
 const TARGETS = { latency: 0.8, first: 0.5, rss: 1.0 };
-const TOLERANCE = 1e-4;
 
 const args = process.argv.slice(2);
 const file = args.shift();
 const meta = {};
 while (args.length) meta[args.shift().replace(/^--/, '').replace(/-/g, '_')] = args.shift();
+const precision = meta.precision || 'float32';
+const TOLERANCE = precision === 'float16' ? 1e-2 : 1e-4;
 
 const rows = fs.readFileSync(file, 'utf8').trim().split('\n').filter(l => l).map(l => JSON.parse(l));
 const mib = b => b / 1048576;
@@ -39,7 +41,7 @@ const models = rows.map(r => {
   const w = medianOf(r.webnn), o = medianOf(r.ort);
   const first = { webnn_ms: w.first_result_ms, ort_ms: o.first_result_ms };
   const m = {
-    model: r.model, input: r.input, backend: w.backend,
+    model: r.model, input: r.input, precision, backend: w.backend,
     latency: { webnn_ms: w.median_ms, ort_ms: o.median_ms, webnn_runs: w.dispatches, ort_runs: o.dispatches },
     first_result: first,
     peak_rss: { webnn_bytes: w.peak_rss_bytes, ort_bytes: o.peak_rss_bytes },
@@ -58,13 +60,13 @@ const models = rows.map(r => {
 
 const f = x => (x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const r = x => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-console.log(`CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? (Array.isArray(rows[0].ort) ? rows[0].ort[0] : rows[0].ort).ort_version : '-'}, CPU EP, ` +
+console.log(`${precision} models; CPU: ${meta.cpu} (${meta.cores} cores); ONNX Runtime ${rows.length ? (Array.isArray(rows[0].ort) ? rows[0].ort[0] : rows[0].ort).ort_version : '-'}, CPU EP, ` +
             `${meta.threads} intra-op threads; webnn threads: ${meta.webnn_threads}; backend ${models.length ? models[0].backend : '-'}; ` +
             `median over ${meta.rounds || 1} rounds (fresh processes, alternating order) of the median of ${meta.iterations} (webnn) / ${meta.ort_iterations} (ORT) steady-state runs after the first${meta.quick === '1' ? '; QUICK sizes (smoke run, not the issue\'s models)' : ''}`);
 console.log('latency = median steady-state run; first result = webnn import + build + load + first dispatch, ' +
             'ORT session create + first run; peak RSS = VmHWM of each whole process (ORT: node included)');
 console.log('');
-console.log('| model | input | latency webnn ms | ORT ms | ratio (<= 0.8) | first result webnn ms | ORT ms | ratio (<= 0.5) | peak RSS webnn MiB | ORT MiB | ratio (<= 1.0) | rel L2 vs ORT |');
+console.log(`| model | input | latency webnn ms | ORT ms | ratio (<= 0.8) | first result webnn ms | ORT ms | ratio (<= 0.5) | peak RSS webnn MiB | ORT MiB | ratio (<= 1.0) | rel L2 vs ORT (<= ${TOLERANCE}) |`);
 console.log('|---|---|---:|---:|---|---:|---:|---|---:|---:|---|---:|');
 for (const m of models) {
   const l = m.latency, t = m.first_result, p = m.peak_rss;
@@ -74,7 +76,7 @@ for (const m of models) {
               `| ${f(mib(p.webnn_bytes))} | ${f(mib(p.ort_bytes))} | ${r(p.ratio)} ${verdict(p.ratio, TARGETS.rss)} | ${l2} |`);
 }
 const summary = {
-  cpu: meta.cpu, cores: Number(meta.cores), threads: Number(meta.threads), webnn_threads: meta.webnn_threads,
+  precision, tolerance: TOLERANCE, cpu: meta.cpu, cores: Number(meta.cores), threads: Number(meta.threads), webnn_threads: meta.webnn_threads,
   iterations: Number(meta.iterations), rounds: Number(meta.rounds || 1), ort_iterations: Number(meta.ort_iterations), quick: meta.quick === '1', encoder_layers: Number(meta.encoder_layers),
   targets: { latency_ratio: TARGETS.latency, first_result_ratio: TARGETS.first, peak_rss_ratio: TARGETS.rss },
   date: new Date().toISOString(), models,

