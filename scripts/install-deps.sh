@@ -7,7 +7,8 @@ packages=(build-essential cmake ninja-build pkg-config git ccache
           libdnnl-dev ocl-icd-opencl-dev opencl-c-headers
           libvulkan-dev glslc mesa-vulkan-drivers
           libonnx-dev libprotobuf-dev protobuf-compiler
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev
+          python3-onnx python3-numpy)  # bench/models/to_float16.py (float16 model benchmark)
 # Node.js and npm (real-model tests against ONNX Runtime): Debian's, unless a node with npm is
 # already there (e.g. NodeSource's nodejs, which ships npm itself and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
