@@ -131,7 +131,14 @@ export declare class MLGraph {
   /** Proposal: streams every pending constant by label from a safetensors, GGUF or WebNN weights
    * file, natively and off the main thread. */
   loadConstants(path: string, options?: LoadConstantsOptions): Promise<void>;
+  /** Extension: how each executable step runs, known from build() on (empty on a backend that
+   * does not report it). A non-empty `fallbackReason` is a step on the backend's reference kernel. */
+  implementations(): MLStepImplementation[];
   destroy(): void;
+}
+
+export interface MLStepImplementation {
+  type: string; label: string; dataType: MLOperandDataType; implementation: string; fallbackReason: string;
 }
 
 export interface MLOperatorOptions { label?: string }

@@ -58,6 +58,18 @@ struct MLOperationProfile {
   double totalMilliseconds = 0;
 };
 
+// Extension: how one executable step of a graph runs (MLGraph::implementations), known from
+// build() on, without profiling: the steps of profile(), in the same order.
+struct MLStepImplementation {
+  std::string type;            // as MLOperationProfile::type ("conv2d+relu")
+  std::string label;           // the first operation's label ("" when none)
+  std::string dataType;        // the type the graph gives its first operation ("float16")
+  std::string implementation;  // as MLOperationProfile::implementation
+  // Why the backend runs the step on its reference kernel instead of an implementation of its
+  // own ("" when it does not; always "" on the reference backend, whose kernels are its own).
+  std::string fallbackReason;
+};
+
 class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
@@ -80,6 +92,9 @@ class WEBNN_EXPORT MLGraph {
   // Per-step timings of every dispatch so far, in execution order, when the graph's context was
   // created with MLContextOptions::profiling; empty otherwise.
   std::vector<MLOperationProfile> profile() const;
+  // Extension: each executable step's implementation and, for a fallback, why (empty for a
+  // backend that does not report them).
+  std::vector<MLStepImplementation> implementations() const;
   // Releases the graph's memory; later use throws InvalidStateError.
   void destroy();
 

@@ -142,6 +142,22 @@ std::vector<MLOperationProfile> MLGraph::profile() const {
   return result;
 }
 
+std::vector<MLStepImplementation> MLGraph::implementations() const {
+  auto& state = graphOf(state_, "implementations");
+  std::shared_ptr<backend::CompiledGraph> compiled;
+  {
+    std::lock_guard lock(state.mutex);
+    compiled = state.compiled;
+  }
+  std::vector<MLStepImplementation> result;
+  if (!compiled) return result;
+  for (auto& step : compiled->implementations()) {
+    result.push_back({std::move(step.type), std::move(step.label), std::move(step.dataType),
+                      std::move(step.implementation), std::move(step.fallbackReason)});
+  }
+  return result;
+}
+
 void MLGraph::destroy() {
   if (!state_) return;
   std::lock_guard lock(state_->mutex);

@@ -124,13 +124,16 @@ class CompiledGraph {
   // Per-step totals of every dispatch so far, when the context profiles (BackendOptions::
   // profiling); empty otherwise.
   virtual std::vector<OperationProfile> profile() const { return {}; }
+  // How each step runs (the steps of profile(), in order), whether profiling or not; empty when
+  // the backend does not say.
+  virtual std::vector<StepImplementation> implementations() const { return {}; }
 };
 
 // What a context asks of its backend (MLContextOptions extensions a backend may use).
 struct BackendOptions {
   uint32_t numThreads = 0;  // threads a backend may compute with (0: all cores)
   MLPowerPreference powerPreference = MLPowerPreference::Default;  // a device backend's choice
-  bool profiling = false;   // time every step of every dispatch (CompiledGraph::profile)
+  bool profiling = false;  // time every step of every dispatch (CompiledGraph::profile)
 };
 
 class Backend {

@@ -21,6 +21,15 @@ struct OperationProfile {
   double totalMilliseconds = 0;
 };
 
+// How one step runs (CompiledGraph::implementations, MLGraph::implementations).
+struct StepImplementation {
+  std::string type;  // as OperationProfile::type
+  std::string label;
+  std::string dataType;  // the graph's type of the step's first operation ("float16")
+  std::string implementation;
+  std::string fallbackReason;  // why the reference kernel runs it ("" when it does not)
+};
+
 class OpProfiler {
  public:
   using Clock = std::chrono::steady_clock;

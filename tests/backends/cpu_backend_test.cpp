@@ -166,6 +166,40 @@ TEST(CpuBackend, Float16RunsOnTheFloat32Implementations) {
   EXPECT_NE(implementations[0], kFallback);
 }
 
+// MLGraph::implementations(): per step, as the plan has it, with the graph's data types.
+TEST(CpuBackend, ImplementationsNameEachStepItsTypeAndWhyItFallsBack) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {MLOperandDataType::Float16, {1, 2, 4, 4}});
+  auto pooled = builder.l2Pool2d(builder.relu(x));
+  MLGraph graph = builder.build({{"y", pooled}});
+  const std::vector<MLStepImplementation> steps = graph.implementations();
+  ASSERT_FALSE(steps.empty());
+  size_t relus = 0, pools = 0;
+  for (const auto& step : steps) {
+    if (step.type == "relu") {
+      ++relus;
+      EXPECT_EQ(step.dataType, "float16");  // as built (computed in float32)
+      EXPECT_TRUE(step.fallbackReason.empty()) << step.fallbackReason;
+    } else if (step.type == "l2Pool2d") {
+      ++pools;
+      EXPECT_EQ(step.dataType, "float16");
+      EXPECT_EQ(step.implementation, kFallback);
+      EXPECT_NE(step.fallbackReason.find("no implementation"), std::string::npos);
+    } else {
+      EXPECT_EQ(step.type, "cast");  // the float16 input and output
+    }
+  }
+  EXPECT_EQ(relus, 1u);
+  EXPECT_EQ(pools, 1u);
+  // The reference backend's kernels are its own: it reports no steps.
+  MLContext reference = createContext({.backend = "reference"});
+  MLGraphBuilder referenceBuilder(reference);
+  auto input = referenceBuilder.input("x", {F32, {2}});
+  EXPECT_TRUE(
+      referenceBuilder.build({{"y", referenceBuilder.relu(input)}}).implementations().empty());
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -337,3 +337,25 @@ test("require('webnn-cpp/global') sets navigator.ml and the interfaces on global
   assert.strictEqual(typeof globalThis.GPUDevice, 'function');
   assert.throws(() => new globalThis.GPUDevice(), TypeError);
 });
+
+test('extension: graph.implementations() names each step, its data type and why it falls back', async (t) => {
+  const context = await ml.createContext({ backend: 'cpu' }).catch(() => null);
+  if (!context) {
+    t.skip('a build without the cpu backend');
+    return;
+  }
+  const builder = new MLGraphBuilder(context);
+  const x = builder.input('x', { dataType: 'float16', shape: [1, 2, 4, 4] });
+  const graph = await builder.build({ y: builder.l2Pool2d(builder.relu(x)) });
+  const steps = graph.implementations();
+  assert.ok(Array.isArray(steps) && steps.length >= 2);
+  const relu = steps.find((step) => step.type === 'relu');
+  assert.deepStrictEqual(Object.keys(relu).sort(), ['dataType', 'fallbackReason', 'implementation', 'label', 'type']);
+  assert.strictEqual(relu.dataType, 'float16');
+  assert.strictEqual(relu.fallbackReason, '');
+  const pool = steps.find((step) => step.type === 'l2Pool2d');
+  assert.strictEqual(pool.implementation, 'reference fallback');
+  assert.match(pool.fallbackReason, /no implementation/);
+  graph.destroy();
+  assert.throws(() => graph.implementations(), { name: 'InvalidStateError' });
+});

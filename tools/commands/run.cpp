@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "command.h"
@@ -39,6 +40,7 @@ struct RunOptions {
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
   bool json = false;
   bool profile = false;
+  bool strict = false;  // a fallback step is an error
 };
 
 using Clock = std::chrono::steady_clock;
@@ -192,6 +194,44 @@ void printProfile(const std::vector<webnn::MLOperationProfile>& afterFirst,
   }
 }
 
+// One line per (op types, data type, reason) that the backend runs on its reference kernel: how
+// many steps, and their share of the steady-state dispatch time when profiled. Returns how many
+// kinds of fallback there are.
+size_t printFallbacks(const std::vector<webnn::MLStepImplementation>& steps,
+                      const std::vector<webnn::MLOperationProfile>& afterFirst,
+                      const std::vector<webnn::MLOperationProfile>& atEnd, bool profiled) {
+  struct Row {
+    size_t steps = 0;
+    double ms = 0;
+  };
+  std::map<std::tuple<std::string, std::string, std::string>, Row> rows;
+  const bool timed = profiled && atEnd.size() == steps.size();
+  const bool steadyOnly = timed && afterFirst.size() == atEnd.size();
+  double total = 0;
+  for (size_t i = 0; timed && i < atEnd.size(); ++i) {
+    total += atEnd[i].totalMilliseconds - (steadyOnly ? afterFirst[i].totalMilliseconds : 0.0);
+  }
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].fallbackReason.empty()) continue;
+    Row& row = rows[{steps[i].type, steps[i].dataType, steps[i].fallbackReason}];
+    row.steps += 1;
+    if (timed) {
+      row.ms += atEnd[i].totalMilliseconds - (steadyOnly ? afterFirst[i].totalMilliseconds : 0.0);
+    }
+  }
+  for (const auto& [key, row] : rows) {
+    const auto& [type, dataType, reason] = key;
+    std::printf("fallback: %s (%s) runs on the reference kernel: %s; %zu step%s", type.c_str(),
+                dataType.c_str(), reason.c_str(), row.steps, row.steps == 1 ? "" : "s");
+    if (timed && total > 0) {
+      std::printf(", %.1f%% of the dispatch time\n", 100.0 * row.ms / total);
+    } else {
+      std::printf(" (--profile gives its share of the dispatch time)\n");
+    }
+  }
+  return rows.size();
+}
+
 int run(const RunOptions& o) {
   using namespace webnn;
   const bool terminal = isatty(STDERR_FILENO);
@@ -229,6 +269,23 @@ int run(const RunOptions& o) {
   start = Clock::now();
   MLGraph graph = builder.build(model.outputOperands);
   const double buildMs = msSince(start);
+  const std::vector<MLStepImplementation> implementations = graph.implementations();
+  if (o.strict) {
+    std::map<std::string, std::string> fallbacks;  // "type (data type)" -> reason
+    for (const auto& step : implementations) {
+      if (!step.fallbackReason.empty()) {
+        fallbacks.emplace(step.type + " (" + step.dataType + ")", step.fallbackReason);
+      }
+    }
+    if (!fallbacks.empty()) {
+      std::string list;
+      for (const auto& [op, reason] : fallbacks) list += "; " + op + ": " + reason;
+      throw Error(Error::Kind::NotSupportedError,
+                  "--strict: the " + context.backendName() + " backend runs " +
+                      std::to_string(fallbacks.size()) +
+                      " kind(s) of step on its reference kernel" + list);
+    }
+  }
 
   start = Clock::now();
   LoadOptions loadOptions;
@@ -315,6 +372,7 @@ int run(const RunOptions& o) {
   }
   std::printf("\n");
   if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
+  printFallbacks(implementations, afterFirst, graph.profile(), o.profile && o.iterations > 0);
   const uint64_t peak = peakRssBytes();
   std::printf("memory: peak RSS (VmHWM) %.1f MiB; model weights %.1f MiB", mib(peak),
               mib(model.weightBytes));
@@ -370,6 +428,9 @@ WEBNN_COMMAND("run", registerRunCommand,
                "Time every step of every dispatch; print a per-op table (type, count, ms, share, "
                "implementation)");
   app.add_flag("--json", o->json, "Also print the figures as one JSON line ('run-json: {...}')");
+  app.add_flag("--strict", o->strict,
+               "Fail (before loading weights) when the backend would run any step on its "
+               "reference kernel (a fallback); without it, each kind is printed after the run");
   app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
   return [o] {
     try {

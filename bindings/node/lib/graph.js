@@ -41,6 +41,14 @@ class MLGraph {
     return this.#operands(this.#native.pendingConstants());
   }
 
+  // Extension: how each executable step runs, known from build() on: [{type, label, dataType,
+  // implementation, fallbackReason}] ('' fallbackReason: the backend's own implementation). Empty
+  // on a backend that does not report them.
+  implementations() {
+    this.#checkUsable();
+    return this.#native.implementations();
+  }
+
   // Whole tensor: copies `data` (a buffer source of the constant's byte length, a typed array of
   // its data type or a Uint8Array) into the constant's storage; keeps no reference to it.
   setConstantData(operand, data) {

@@ -100,6 +100,7 @@ Napi::Function NativeGraph::define(Napi::Env env) {
                       InstanceMethod<&NativeGraph::writeConstantData>("writeConstantData"),
                       InstanceMethod<&NativeGraph::loadConstants>("loadConstants"),
                       InstanceMethod<&NativeGraph::descriptors>("descriptors"),
+                      InstanceMethod<&NativeGraph::implementations>("implementations"),
                       InstanceMethod<&NativeGraph::destroy>("destroy")});
 }
 
@@ -184,6 +185,25 @@ Napi::Value NativeGraph::descriptors(const Napi::CallbackInfo& info) {
     object.Set("inputs", record(graph_.inputDescriptors()));
     object.Set("outputs", record(graph_.outputDescriptors()));
     return object;
+  });
+}
+
+// [{type, label, dataType, implementation, fallbackReason}], one per executable step.
+Napi::Value NativeGraph::implementations(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guard(env, [&] {
+    const std::vector<MLStepImplementation> steps = graph_.implementations();
+    Napi::Array array = Napi::Array::New(env, steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+      Napi::Object step = Napi::Object::New(env);
+      step.Set("type", steps[i].type);
+      step.Set("label", steps[i].label);
+      step.Set("dataType", steps[i].dataType);
+      step.Set("implementation", steps[i].implementation);
+      step.Set("fallbackReason", steps[i].fallbackReason);
+      array.Set(static_cast<uint32_t>(i), step);
+    }
+    return array;
   });
 }
 

@@ -55,6 +55,7 @@ class NativeGraph : public Napi::ObjectWrap<NativeGraph> {
   void writeConstantData(const Napi::CallbackInfo& info);
   Napi::Value loadConstants(const Napi::CallbackInfo& info);
   Napi::Value descriptors(const Napi::CallbackInfo& info);
+  Napi::Value implementations(const Napi::CallbackInfo& info);
   void destroy(const Napi::CallbackInfo& info);
   MLGraph graph_{};
 };

@@ -11,6 +11,7 @@
 #include "backends/cpu/compiler.h"
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/executable.h"
+#include "backends/cpu/op_table.h"
 #include "backends/cpu/widen_float16.h"
 #include "backends/host_storage.h"
 #include "backends/reference/reference_backend.h"
@@ -23,7 +24,8 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   CpuCompiledGraph(std::shared_ptr<const graph::GraphIR> ir,
                    std::shared_ptr<backend::MemoryAccount> memory,
                    const backend::BackendOptions& options)
-      : widened_(widenFloat16(std::move(ir))),
+      : builtIr_(ir),
+        widened_(widenFloat16(std::move(ir))),
         engine_(dnnl::engine::kind::cpu, 0),
         constants_(*widened_.ir, engine_, memory, options.numThreads, widened_.arrivesAsFloat16),
         executable_(compile(widened_.ir, std::move(memory), options)) {
@@ -53,6 +55,31 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
 
   std::vector<backend::OperationProfile> profile() const override { return executable_.profile(); }
 
+  // Per step: the data type of its first operation as the graph was built (float16 for the steps
+  // of a widened float16 graph), its implementation and fallback reason.
+  std::vector<backend::StepImplementation> implementations() const override {
+    const graph::GraphIR& compiledIr = *widened_.ir;
+    std::vector<int64_t> builtOperation(compiledIr.operations.size(), -1);
+    for (size_t i = 0; i < widened_.operationIndex.size(); ++i) {
+      builtOperation[widened_.operationIndex[i]] = static_cast<int64_t>(i);
+    }
+    std::vector<backend::StepImplementation> steps;
+    for (const PlanStep& step : plan().steps) {
+      std::string dataType;
+      if (!step.operations.empty()) {
+        const uint32_t index = step.operations.front();
+        const int64_t built = builtOperation[index];
+        dataType = built >= 0
+                       ? toString(operationDataType(
+                             *builtIr_, builtIr_->operations[static_cast<size_t>(built)]))
+                       : toString(operationDataType(compiledIr, compiledIr.operations[index]));
+      }
+      steps.push_back(
+          {step.types, step.label, std::move(dataType), step.implementation, step.fallbackReason});
+    }
+    return steps;
+  }
+
   const CpuPlan& plan() const { return executable_.plan(); }
   const WidenedGraph& widened() const { return widened_; }
   std::vector<std::string> constantLayouts() const { return constants_.describe(); }
@@ -67,6 +94,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
                          options.numThreads, options.profiling);
   }
 
+  std::shared_ptr<const graph::GraphIR> builtIr_;  // the graph as built
   WidenedGraph widened_;  // the IR compiled: float16 values computed in float32
   dnnl::engine engine_;
   CpuConstants constants_;  // before the executable: the ops' packed constants point into it
