@@ -3,6 +3,7 @@
 #include "core/float16.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define WEBNN_HAVE_F16C_PATH 1
 #endif
@@ -11,8 +12,14 @@ namespace webnn {
 namespace {
 
 #ifdef WEBNN_HAVE_F16C_PATH
+// F16C from CPUID (clang 14's __builtin_cpu_supports does not know "f16c"); AVX through the
+// builtin, which also checks that the OS saves the YMM registers.
 bool hasF16c() {
-  static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    return f16c && __builtin_cpu_supports("avx");
+  }();
   return has;
 }
 
