@@ -1,5 +1,7 @@
 #include "core/float16_convert.h"
 
+#include <cstring>
+
 #include "core/float16.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -10,6 +12,20 @@
 
 namespace webnn {
 namespace {
+
+// One element, read and written through memcpy: callers' buffers need not be aligned.
+inline void widenOne(const uint16_t* from, float* to) {
+  uint16_t half;
+  std::memcpy(&half, from, sizeof half);
+  const float value = halfToFloat(half);
+  std::memcpy(to, &value, sizeof value);
+}
+inline void narrowOne(const float* from, uint16_t* to) {
+  float value;
+  std::memcpy(&value, from, sizeof value);
+  const uint16_t half = floatToHalf(value);
+  std::memcpy(to, &half, sizeof half);
+}
 
 #ifdef WEBNN_HAVE_F16C_PATH
 // F16C from CPUID (clang 14's __builtin_cpu_supports does not know "f16c"); AVX through the
@@ -30,7 +46,7 @@ __attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint16_t* from, f
     const __m128i half = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i));
     _mm256_storeu_ps(to + i, _mm256_cvtph_ps(half));
   }
-  for (; i < count; ++i) to[i] = halfToFloat(from[i]);
+  for (; i < count; ++i) widenOne(from + i, to + i);
 }
 
 __attribute__((target("avx,f16c"))) void floatToHalfF16c(const float* from, uint16_t* to,
@@ -40,7 +56,7 @@ __attribute__((target("avx,f16c"))) void floatToHalfF16c(const float* from, uint
     const __m128i half = _mm256_cvtps_ph(_mm256_loadu_ps(from + i), _MM_FROUND_TO_NEAREST_INT);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), half);
   }
-  for (; i < count; ++i) to[i] = floatToHalf(from[i]);
+  for (; i < count; ++i) narrowOne(from + i, to + i);
 }
 #endif
 
@@ -53,7 +69,7 @@ void convertHalfToFloat(const uint16_t* from, float* to, uint64_t count) {
     return;
   }
 #endif
-  for (uint64_t i = 0; i < count; ++i) to[i] = halfToFloat(from[i]);
+  for (uint64_t i = 0; i < count; ++i) widenOne(from + i, to + i);
 }
 
 void convertFloatToHalf(const float* from, uint16_t* to, uint64_t count) {
@@ -63,7 +79,7 @@ void convertFloatToHalf(const float* from, uint16_t* to, uint64_t count) {
     return;
   }
 #endif
-  for (uint64_t i = 0; i < count; ++i) to[i] = floatToHalf(from[i]);
+  for (uint64_t i = 0; i < count; ++i) narrowOne(from + i, to + i);
 }
 
 }  // namespace webnn

@@ -31,13 +31,17 @@ inline void streamCopy(std::byte* to, const std::byte* from, uint64_t bytes) {
   std::memcpy(to, from, bytes);
 }
 
-// Widens `count` float16 values to float32, `stride` floats apart in `to`.
-void widenRun(float* to, const uint16_t* from, uint64_t count, int64_t stride) {
+// Widens `count` float16 values (any alignment) to float32, `stride` floats apart in `to`.
+void widenRun(float* to, const std::byte* from, uint64_t count, int64_t stride) {
   if (stride == 1) {
-    convertHalfToFloat(from, to, count);
+    convertHalfToFloat(reinterpret_cast<const uint16_t*>(from), to, count);
     return;
   }
-  for (uint64_t i = 0; i < count; ++i) to[static_cast<int64_t>(i) * stride] = halfToFloat(from[i]);
+  for (uint64_t i = 0; i < count; ++i) {
+    uint16_t half;
+    std::memcpy(&half, from + 2 * i, sizeof half);
+    to[static_cast<int64_t>(i) * stride] = halfToFloat(half);
+  }
 }
 
 }  // namespace
@@ -261,7 +265,7 @@ void BlockedScatter::tiled(const std::byte* source, uint64_t firstElement, uint6
 void BlockedScatter::copyRun(std::byte* to, const std::byte* from, uint64_t count, int64_t stride,
                              bool streaming) const {
   if (widens_) {
-    widenRun(reinterpret_cast<float*>(to), reinterpret_cast<const uint16_t*>(from), count, stride);
+    widenRun(reinterpret_cast<float*>(to), from, count, stride);
     return;
   }
   const uint64_t size = elementSize_;
