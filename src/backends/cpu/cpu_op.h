@@ -203,6 +203,9 @@ std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createQuantizationOp(const OpCompileContext& context);
 // ops/resample.cpp: resample2d (linear float32, nearest any whole-byte type).
 std::unique_ptr<CpuOp> createResampleOp(const OpCompileContext& context);
+// ops/recurrent.cpp: lstm, lstmCell, gru, gruCell (float32; every layout, direction, activation
+// and optional operand) on a kernel of ours over oneDNN's sgemm.
+std::unique_ptr<CpuOp> createRecurrentOp(const OpCompileContext& context);
 // The reference kernel of the operation (always available for the ops the backend supports).
 std::unique_ptr<CpuOp> createReferenceFallbackOp(const OpCompileContext& context,
                                                  const reference::Kernel& kernel);

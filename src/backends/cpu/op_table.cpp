@@ -141,7 +141,12 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::QuantizeLinear:
     case OpType::DequantizeLinear:
       return {createQuantizationOp, kFloat32};
-    default:  // l2Pool2d, lstm, lstmCell, gru, gruCell: the reference kernel
+    case OpType::Lstm:
+    case OpType::LstmCell:
+    case OpType::Gru:
+    case OpType::GruCell:
+      return {createRecurrentOp, kFloat32};
+    default:  // l2Pool2d: the reference kernel
       return {};
   }
 }
