@@ -47,17 +47,22 @@ TEST(RunProfile, PrintsOneRowPerOpTypeAndImplementation) {
 }
 
 #ifdef WEBNN_HAVE_CPU
-// The cpu backend runs lstm on the reference kernel: `webnn run` says so after the run (one line
-// per kind of fallback, with its share of the time under --profile), and --strict refuses the
-// model before loading it.
+// The cpu backend runs a gru whose gates are relu on the reference kernel: `webnn run` says so
+// after the run (one line per kind of fallback, with its share of the time under --profile), and
+// --strict refuses the model before loading it.
 TEST(RunProfile, FallbacksArePrintedAndStrictRefusesThem) {
   if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
   testing::ModelMaker m;
   m.input("x", {2, 1, 3});
-  m.floats("w", {1, 16, 3}, std::vector<float>(16 * 3, 0.1f));
-  m.floats("r", {1, 16, 4}, std::vector<float>(16 * 4, 0.05f));
-  auto& lstm = m.node("LSTM", {"x", "w", "r"}, {"h"});
-  testing::ModelMaker::attr(lstm, "hidden_size", int64_t{4});
+  m.floats("w", {1, 12, 3}, std::vector<float>(12 * 3, 0.1f));
+  m.floats("r", {1, 12, 4}, std::vector<float>(12 * 4, 0.05f));
+  auto& gru = m.node("GRU", {"x", "w", "r"}, {"h"});
+  testing::ModelMaker::attr(gru, "hidden_size", int64_t{4});
+  auto* activations = gru.add_attribute();
+  activations->set_name("activations");
+  activations->set_type(::onnx::AttributeProto::STRINGS);
+  activations->add_strings("Relu");
+  activations->add_strings("Tanh");
   m.node("Relu", {"h"}, {"y"});
   m.output("y");
   const std::string model = m.save();
@@ -65,17 +70,17 @@ TEST(RunProfile, FallbacksArePrintedAndStrictRefusesThem) {
       "run '" + model + "' --random-inputs --backend cpu --output-dir '" + m.folder() + "'";
   const auto profiled = testing::runTool(run + " --iterations 2 --profile");
   ASSERT_EQ(profiled.status, 0) << profiled.text;
-  EXPECT_NE(profiled.text.find("fallback: lstm (float32) runs on the reference kernel: "),
+  EXPECT_NE(profiled.text.find("fallback: gru (float32) runs on the reference kernel: "),
             std::string::npos)
       << profiled.text;
   EXPECT_NE(profiled.text.find("% of the dispatch time"), std::string::npos) << profiled.text;
   EXPECT_EQ(profiled.text.find("fallback: relu"), std::string::npos) << profiled.text;
   const auto plain = testing::runTool(run);
-  EXPECT_NE(plain.text.find("fallback: lstm (float32)"), std::string::npos) << plain.text;
+  EXPECT_NE(plain.text.find("fallback: gru (float32)"), std::string::npos) << plain.text;
   const auto strict = testing::runTool(run + " --strict");
   EXPECT_EQ(strict.status, 1) << strict.text;
   EXPECT_NE(strict.text.find("--strict: the cpu backend runs 1 kind(s) of step on its reference "
-                             "kernel; lstm (float32): "),
+                             "kernel; gru (float32): "),
             std::string::npos)
       << strict.text;
   EXPECT_EQ(strict.text.find("loading weights"), std::string::npos) << strict.text;
