@@ -211,6 +211,23 @@ TEST(CpuFloat16, AFloat16OutputOverflowsToInfinity) {
   EXPECT_EQ(y[1], -3.0f);
 }
 
+// An input the outputs do not need is not the graph's: it gets no cast, and dispatch does not
+// ask for it (the fuzzer's finding: a cast read an input nobody binds).
+TEST(CpuFloat16, AnInputTheOutputsDoNotNeedIsLeftAlone) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {Type::Float16, {16}});
+  auto unused = builder.input("z", {Type::Float16, {16}});
+  (void)builder.relu(unused);
+  MLGraph graph = builder.build({{"y", builder.neg(x)}});
+  std::vector<uint16_t> input(16, floatToHalf(1.5f));
+  MLTensor in = testing::inputTensor(context, {Type::Float16, {16}});
+  MLTensor out = testing::outputTensor(context, {Type::Float16, {16}});
+  context.writeTensor(in, std::as_bytes(std::span(input)));
+  context.dispatch(graph, {{"x", in}}, {{"y", out}});
+  EXPECT_EQ(widen(context.readTensor(out)), std::vector<float>(16, -1.5f));
+}
+
 // matmul and gemm with float16 weights: B stays 16-bit (packed on arrival into float16 panels),
 // results as the reference's.
 TEST(CpuFloat16, MatmulWeightsStaySixteenBit) {

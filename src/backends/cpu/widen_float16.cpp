@@ -40,6 +40,8 @@ class Widener {
     arrivesAsFloat16_.assign(source_.operands.size(), false);
 
     for (const auto& operand : source_.operands) {
+      // An input no operation reads stays as it is (the caller need not bind it).
+      if (operand->kind == OperandKind::Input && !isBoundInput(*operand)) continue;
       if (operand->descriptor.dataType == kFloat16) widenOperand(*operand);
     }
     // Outputs: the float16 value of each float16 output, cast from its float32 one at the end.
@@ -84,6 +86,13 @@ class Widener {
   }
 
  private:
+  // Whether `operand` is a graph input that some operation reads.
+  bool isBoundInput(const OperandNode& operand) const {
+    auto it = source_.inputs.find(operand.name);
+    return it != source_.inputs.end() && it->second == operand.id &&
+           !source_.consumersOf(operand.id).empty();
+  }
+
   // A new operand like `like` (its descriptor and name), of `kind`.
   OperandId addOperand(const OperandNode& like, OperandKind kind) {
     auto node = std::make_shared<OperandNode>(like);

@@ -50,7 +50,7 @@ inline float fastExp(float x) {
 }
 
 // Applies `activation` to `count` floats in place.
-__attribute__((target_clones("avx512f", "avx2,fma", "default"))) void activate(
+__attribute__((target_clones("avx512f", "avx2", "default"))) void activate(
     Activation activation, float* values, int64_t count) {
   switch (activation) {
     case Activation::Relu:
@@ -78,7 +78,7 @@ __attribute__((target_clones("avx512f", "avx2,fma", "default"))) void activate(
 // C [rows, columns] = A [rows, depth] . B [columns, depth]ᵀ (row-major, leading dimensions
 // given), on one thread: the per-step h . Rᵀ, too small to gain from threads (a parallel region
 // per step costs more than the product, and stalls when the cores are shared).
-__attribute__((target_clones("avx512f", "avx2,fma", "default"))) void multiplySmallTransposed(
+__attribute__((target_clones("avx512f", "avx2", "default"))) void multiplySmallTransposed(
     int64_t rows, int64_t columns, int64_t depth, const float* a, int64_t lda, const float* b,
     int64_t ldb, float* c, int64_t ldc) {
   for (int64_t r = 0; r < rows; ++r) {
