@@ -32,6 +32,7 @@ inline void narrowOne(const float* from, uint16_t* to) {
 // builtin, which also checks that the OS saves the YMM registers.
 bool hasF16c() {
   static const bool has = [] {
+    __builtin_cpu_init();
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
     return f16c && __builtin_cpu_supports("avx");

@@ -8,6 +8,8 @@
 // and broadcasts A straight from its rows.
 #include "backends/cpu/kernels/half_gemm.h"
 
+#include "core/float16.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -356,18 +358,7 @@ bool detectAvx512() {
 }  // namespace
 
 float halfBitsToFloat(uint16_t bits) {
-  const uint32_t sign = uint32_t{bits & 0x8000u} << 16;
-  const uint32_t exponent = (bits >> 10) & 0x1Fu;
-  const uint32_t mantissa = bits & 0x3FFu;
-  if (exponent == 0) {
-    // Zero or subnormal: mantissa x 2^-24, exact in float32.
-    const float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 0x1F) {  // infinity or NaN (payload kept)
-    return std::bit_cast<float>(sign | 0x7F800000u | (mantissa << 13));
-  }
-  return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+  return halfToFloat(bits);
 }
 
 void packHalfPanels(const uint16_t* b, uint64_t ldb, const HalfPanelLayout& layout,

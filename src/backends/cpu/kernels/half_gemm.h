@@ -45,7 +45,8 @@ void halfGemm(uint64_t m, const float* a, uint64_t lda, const uint16_t* packedB,
 void halfGemmPortable(uint64_t m, const float* a, uint64_t lda, const uint16_t* packedB,
                       const HalfPanelLayout& layout, const float* bias, float* c, uint64_t ldc);
 
-// Converts float16 bits to float32 exactly (subnormals, infinities and NaNs included).
+// Converts float16 bits to float32 exactly (subnormals, infinities and NaNs included):
+// core/float16.h's halfToFloat.
 float halfBitsToFloat(uint16_t bits);
 
 }  // namespace webnn::cpu
