@@ -84,6 +84,12 @@ detail::GraphState& graphOf(const std::shared_ptr<detail::GraphState>& state,
   if (!state) throwInvalidStateError("MLGraph." + std::string(method) + ": the graph is empty");
   return *state;
 }
+
+// The graph's compiled form, held for the caller (null once destroyed).
+std::shared_ptr<backend::CompiledGraph> compiledOf(detail::GraphState& state) {
+  std::lock_guard lock(state.mutex);
+  return state.compiled;
+}
 }  // namespace
 
 std::vector<MLOperand> MLGraph::pendingConstants() const {
@@ -127,12 +133,7 @@ std::map<std::string, MLOperandDescriptor> MLGraph::outputDescriptors() const {
 }
 
 std::vector<MLOperationProfile> MLGraph::profile() const {
-  auto& state = graphOf(state_, "profile");
-  std::shared_ptr<backend::CompiledGraph> compiled;
-  {
-    std::lock_guard lock(state.mutex);
-    compiled = state.compiled;
-  }
+  const auto compiled = compiledOf(graphOf(state_, "profile"));
   std::vector<MLOperationProfile> result;
   if (!compiled) return result;
   for (auto& step : compiled->profile()) {
@@ -143,12 +144,7 @@ std::vector<MLOperationProfile> MLGraph::profile() const {
 }
 
 std::vector<MLStepImplementation> MLGraph::implementations() const {
-  auto& state = graphOf(state_, "implementations");
-  std::shared_ptr<backend::CompiledGraph> compiled;
-  {
-    std::lock_guard lock(state.mutex);
-    compiled = state.compiled;
-  }
+  const auto compiled = compiledOf(graphOf(state_, "implementations"));
   std::vector<MLStepImplementation> result;
   if (!compiled) return result;
   for (auto& step : compiled->implementations()) {
