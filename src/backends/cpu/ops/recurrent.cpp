@@ -1,12 +1,12 @@
 // lstm, lstmCell, gru, gruCell on the cpu backend, float32: a kernel of ours. Per direction, the
 // input projection of every step is one matrix product (X [steps * batch, input] . Wᵀ: oneDNN's
 // sgemm when large, else the loop below), the biases folded into it; then each step runs h . Rᵀ
-// (a one-thread loop, AVX-512 / AVX2 clones, double sums) and the gates (vectorized exp) in loops
-// of ours. The weights are read in place, in the graph's own layout (iofg / ifgo, zrn / rzn: the
-// gate positions index them), so constants and weights given as inputs take the same path and
-// nothing is packed. Every activation (relu, sigmoid, tanh; gru's gates sigmoid only), direction,
-// layout and optional operand is supported; peepholes read the previous cell state for all three
-// gates, as the spec.
+// (a one-thread loop, an AVX-512 build chosen at run time, double sums) and the gates (vectorized
+// exp) in loops of ours. The weights are read in place, in the graph's own layout (iofg / ifgo, zrn
+// / rzn: the gate positions index them), so constants and weights given as inputs take the same
+// path and nothing is packed. Every activation (relu, sigmoid, tanh; gru's gates sigmoid only),
+// direction, layout and optional operand is supported; peepholes read the previous cell state for
+// all three gates, as the spec.
 //
 // Measured (/tmp/rnn_bench: a graph of one forward lstm, batch 1, bias, dispatched and read back;
 // oneDNN 2.6 lstm_forward alone, brgemm; OMP_NUM_THREADS=1, median; a shared, loaded 2-core host):
@@ -35,7 +35,7 @@ using Activation = MLRecurrentNetworkActivation;
 // e^x in float, vectorizable (a loop of it compiles to SIMD, unlike std::exp): x = n ln2 + r,
 // |r| <= ln2 / 2, e^r by its degree-6 Taylor polynomial (relative error < 2e-7), times 2^n built
 // in the exponent bits. x is clamped to [-87, 88] (e^x then is 0 or inf-free, as the gates need).
-inline float fastExp(float x) {
+[[gnu::always_inline]] inline float fastExp(float x) {
   x = std::min(88.0f, std::max(-87.0f, x));
   const float n = std::nearbyint(x * 1.44269504f);
   const float r = (x - n * 0.693145752f) - n * 1.42860677e-6f;
@@ -49,9 +49,11 @@ inline float fastExp(float x) {
   return p * std::bit_cast<float>((static_cast<int32_t>(n) + 127) << 23);
 }
 
-// Applies `activation` to `count` floats in place.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void activate(
-    Activation activation, float* values, int64_t count) {
+// Applies `activation` to `count` floats in place. (Compiled twice: for AVX-512 and for any x86,
+// chosen at run time below; not with target_clones, whose ifunc resolvers run before a
+// sanitizer's runtime is up and crash ThreadSanitizer builds.)
+[[gnu::always_inline]] inline void activateBody(Activation activation, float* values,
+                                                int64_t count) {
   switch (activation) {
     case Activation::Relu:
 #pragma omp simd
@@ -78,9 +80,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void activate(
 // C [rows, columns] = A [rows, depth] . B [columns, depth]ᵀ (row-major, leading dimensions
 // given), on one thread: the per-step h . Rᵀ, too small to gain from threads (a parallel region
 // per step costs more than the product, and stalls when the cores are shared).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void multiplySmallTransposed(
-    int64_t rows, int64_t columns, int64_t depth, const float* a, int64_t lda, const float* b,
-    int64_t ldb, float* c, int64_t ldc) {
+[[gnu::always_inline]] inline void multiplySmallTransposedBody(int64_t rows, int64_t columns,
+                                                               int64_t depth, const float* a,
+                                                               int64_t lda, const float* b,
+                                                               int64_t ldb, float* c, int64_t ldc) {
   for (int64_t r = 0; r < rows; ++r) {
     const float* aRow = a + r * lda;
     for (int64_t n = 0; n < columns; ++n) {
@@ -91,6 +94,44 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void multiplySmallT
       c[r * ldc + n] = static_cast<float>(sum);
     }
   }
+}
+
+#if defined(__x86_64__)
+bool hasAvx512() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
+  }();
+  return has;
+}
+__attribute__((target("avx512f"))) void activateAvx512(Activation activation, float* values,
+                                                       int64_t count) {
+  activateBody(activation, values, count);
+}
+__attribute__((target("avx512f"))) void multiplySmallTransposedAvx512(int64_t rows, int64_t columns,
+                                                                      int64_t depth, const float* a,
+                                                                      int64_t lda, const float* b,
+                                                                      int64_t ldb, float* c,
+                                                                      int64_t ldc) {
+  multiplySmallTransposedBody(rows, columns, depth, a, lda, b, ldb, c, ldc);
+}
+#endif
+
+void activate(Activation activation, float* values, int64_t count) {
+#if defined(__x86_64__)
+  if (hasAvx512()) return activateAvx512(activation, values, count);
+#endif
+  activateBody(activation, values, count);
+}
+
+void multiplySmallTransposed(int64_t rows, int64_t columns, int64_t depth, const float* a,
+                             int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc) {
+#if defined(__x86_64__)
+  if (hasAvx512()) {
+    return multiplySmallTransposedAvx512(rows, columns, depth, a, lda, b, ldb, c, ldc);
+  }
+#endif
+  multiplySmallTransposedBody(rows, columns, depth, a, lda, b, ldb, c, ldc);
 }
 
 // Below this many multiply-adds a product runs on multiplySmallTransposed, above on oneDNN's
