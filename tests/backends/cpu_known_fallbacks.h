@@ -1,6 +1,6 @@
 // The one list of what the cpu backend runs on the reference kernel, with the reason: the op
 // suite (backend_ops_suite.cpp) fails on cpu when a case compiles to a fallback step that is not
-// listed here, for its op and data type. docs/benchmarks.md ("What falls back on cpu") mirrors it.
+// listed here, for its op and data type. docs/benchmarks.md ("What falls back on the cpu backend") mirrors it.
 #pragma once
 
 #include <optional>
