@@ -1,5 +1,6 @@
 // float16 graphs on the cpu backend (backends/cpu/widen_float16.h): computed on the float32
-// implementations, float16 weights widened as they arrive (packed or plain), whether written by
+// implementations, float16 weights kept 16-bit (conv filters, matmul panels) or widened as they
+// arrive (packed or plain), whether written by
 // the caller or read from a file in chunks; rounded to float16 where the graph says so. Results
 // are checked against the reference backend, which computes float16 op by op.
 #include "webnn/config.h"
@@ -54,9 +55,10 @@ std::vector<float> widen(const std::vector<std::byte>& bytes) {
   return values;
 }
 
-// conv2d nhwc [1, 10, 10, 24] with an ohwi filter [40, 3, 3, 24] (packed on arrival) and a bias
-// [40] (read plainly), relu, flattened into [1, 2560] x w [2560, 72] (packed), plus b [72] (a plain
-// operand of add), softmax. The weights are hollow float16 constants.
+// conv2d nhwc [1, 20, 20, 24] with an ohwi filter [40, 3, 3, 24] (packed on arrival, each weight
+// used 18 x 18 times) and a bias [40] (read plainly), relu, flattened into [1, 12960] x w [12960,
+// 72] (packed), plus b [72] (a plain operand of add), softmax. The weights are hollow float16
+// constants.
 struct Model {
   MLContext context;
   std::map<std::string, MLOperand> constants;
@@ -66,7 +68,7 @@ struct Model {
   explicit Model(const std::string& backend) : context(createContext({.backend = backend})) {
     MLGraphBuilder builder(context);
     const std::map<std::string, std::vector<uint32_t>> shapes = {
-        {"filter", {40, 3, 3, 24}}, {"bias", {40}}, {"w", {2560, 72}}, {"b", {72}}};
+        {"filter", {40, 3, 3, 24}}, {"bias", {40}}, {"w", {12960, 72}}, {"b", {72}}};
     uint32_t seed = 1;
     for (const auto& [name, shape] : shapes) {
       constants[name] = builder.constant({Type::Float16, shape}, {.label = name});
@@ -74,12 +76,12 @@ struct Model {
       for (uint32_t extent : shape) count *= extent;
       values[name] = halves(seed++, count, name == "w" ? 0.05f : 0.5f);
     }
-    auto x = builder.input("x", {Type::Float16, {1, 10, 10, 24}});
+    auto x = builder.input("x", {Type::Float16, {1, 20, 20, 24}});
     auto convolved = builder.conv2d(x, constants["filter"],
                                     {.inputLayout = MLInputOperandLayout::Nhwc,
                                      .filterLayout = MLConv2dFilterOperandLayout::Ohwi,
                                      .bias = constants["bias"]});
-    auto rows = builder.reshape(builder.relu(convolved), {1, 8 * 8 * 40});
+    auto rows = builder.reshape(builder.relu(convolved), {1, 18 * 18 * 40});
     auto y = builder.softmax(builder.add(builder.matmul(rows, constants["w"]), constants["b"]), 1);
     graph = builder.build({{"y", y}});
   }
@@ -106,8 +108,8 @@ struct Model {
   }
 
   std::vector<float> run() {
-    const std::vector<uint16_t> x = halves(99, 10 * 10 * 24, 1.0f);
-    MLTensor input = testing::inputTensor(context, {Type::Float16, {1, 10, 10, 24}});
+    const std::vector<uint16_t> x = halves(99, 20 * 20 * 24, 1.0f);
+    MLTensor input = testing::inputTensor(context, {Type::Float16, {1, 20, 20, 24}});
     MLTensor output = testing::outputTensor(context, {Type::Float16, {1, 72}});
     context.writeTensor(input, std::as_bytes(std::span(x)));
     context.dispatch(graph, {{"x", input}}, {{"y", output}});
@@ -130,26 +132,126 @@ std::vector<float> referenceResult() {
   return reference.run();
 }
 
-TEST(CpuFloat16, WeightsWidenedOnArrivalGiveTheReferenceResults) {
+// The packed bytes of the constant labelled `label` in `layouts` (cpu::constantLayouts), when its
+// line says `how` ("kept float16", "widened from float16"); 0 otherwise.
+uint64_t packedBytesOf(const std::vector<std::string>& layouts, const std::string& label,
+                       const std::string& how) {
+  for (const std::string& line : layouts) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos ||
+        line.substr(line.find(' ') + 1, colon - line.find(' ') - 1) != label) {
+      continue;
+    }
+    const std::string prefix = ": packed on arrival (";
+    if (line.find(how) == std::string::npos || line.find(prefix) == std::string::npos) return 0;
+    return std::stoull(line.substr(line.find(prefix) + prefix.size()));
+  }
+  return 0;
+}
+
+TEST(CpuFloat16, WeightsKeptSixteenBitGiveTheReferenceResults) {
   const std::vector<float> expected = referenceResult();
   Model model("cpu");
   model.setAll();
   const std::vector<float> result = model.run();
   ASSERT_EQ(result.size(), expected.size());
   EXPECT_LE(relativeL2(result, expected), 5e-3);
-  // No step of the plan falls back; the filter and w are packed as they arrive, widened.
+  // No step of the plan falls back; the conv's step widens its filter per dispatch.
+  size_t halfFilterSteps = 0;
   for (const cpu::PlanStep& step : cpu::planOf(*model.graph.state()->compiled)->steps) {
     EXPECT_FALSE(step.isFallback()) << step.types << ": " << step.fallbackReason;
-  }
-  const auto layouts = cpu::constantLayouts(*model.graph.state()->compiled);
-  size_t packedWidened = 0;
-  for (const std::string& line : layouts) {
-    if (line.find("packed on arrival") != std::string::npos &&
-        line.find("widened from float16") != std::string::npos) {
-      ++packedWidened;
+    if (step.types.rfind("conv2d", 0) == 0 &&
+        step.implementation.find("float16 weights") != std::string::npos) {
+      ++halfFilterSteps;
     }
   }
-  EXPECT_GE(packedWidened, 2u) << ::testing::PrintToString(layouts);
+  EXPECT_EQ(halfFilterSteps, 1u);
+  // The filter and w are packed as they arrive, as float16: the filter in the primitive's blocked
+  // layout (8640 elements, padded), w in panels; the biases are widened (plain readers).
+  const auto layouts = cpu::constantLayouts(*model.graph.state()->compiled);
+  const uint64_t filterBytes = packedBytesOf(layouts, "filter", "kept float16");
+  const uint64_t wBytes = packedBytesOf(layouts, "w", "kept float16");
+  EXPECT_GE(filterBytes, 8640u * 2) << ::testing::PrintToString(layouts);
+  EXPECT_LT(filterBytes, 8640u * 4) << ::testing::PrintToString(layouts);
+  EXPECT_EQ(wBytes, 12960u * 96 * 2) << ::testing::PrintToString(layouts);
+  EXPECT_EQ(model.context.memoryStats().constantBytes,
+            filterBytes + wBytes + (40 + 72) * sizeof(float));
+}
+
+// convTranspose2d keeps its float16 filter too; a filter two convolutions read is widened (each
+// may want another layout) and still gives the reference's results.
+TEST(CpuFloat16, ConvTransposeAndASharedFilter) {
+  const std::vector<uint16_t> filter = halves(11, 16 * 8 * 3 * 3, 0.3f);
+  const std::vector<uint16_t> upFilter = halves(12, 16 * 6 * 4 * 4, 0.3f);
+  const std::vector<uint16_t> x = halves(13, 1 * 8 * 17 * 17, 1.0f);
+  std::map<std::string, std::vector<float>> results;
+  for (const std::string backend : {"cpu", "reference"}) {
+    MLContext context = createContext({.backend = backend});
+    MLGraphBuilder builder(context);
+    auto input = builder.input("x", {Type::Float16, {1, 8, 17, 17}});
+    auto shared = builder.constant({Type::Float16, {16, 8, 3, 3}}, {.label = "shared"});
+    auto up = builder.constant({Type::Float16, {16, 6, 4, 4}}, {.label = "up"});
+    auto a = builder.conv2d(input, shared, {.padding = {1, 1, 1, 1}});  // [1,16,17,17]
+    auto b = builder.conv2d(input, shared, {.padding = {1, 1, 1, 1}, .strides = {2, 2}});
+    auto upsampled = builder.convTranspose2d(a, up, {.strides = {2, 2}});  // [1,6,36,36]
+    MLGraph graph = builder.build({{"y", builder.relu(upsampled)}, {"z", b}});
+    graph.setConstantData(shared, testing::bytesOf(filter));
+    graph.setConstantData(up, testing::bytesOf(upFilter));
+    MLTensor in = testing::inputTensor(context, {Type::Float16, {1, 8, 17, 17}});
+    MLTensor y = testing::outputTensor(context, {Type::Float16, {1, 6, 36, 36}});
+    MLTensor z = testing::outputTensor(context, {Type::Float16, {1, 16, 9, 9}});
+    context.writeTensor(in, std::as_bytes(std::span(x)));
+    context.dispatch(graph, {{"x", in}}, {{"y", y}, {"z", z}});
+    results[backend + ".y"] = widen(context.readTensor(y));
+    results[backend + ".z"] = widen(context.readTensor(z));
+    if (backend != "cpu") continue;
+    for (const cpu::PlanStep& step : cpu::planOf(*graph.state()->compiled)->steps) {
+      EXPECT_FALSE(step.isFallback()) << step.types << ": " << step.fallbackReason;
+    }
+    const auto layouts = cpu::constantLayouts(*graph.state()->compiled);
+    const uint64_t upBytes = packedBytesOf(layouts, "up", "kept float16");
+    EXPECT_GE(upBytes, 16u * 6 * 16 * 2) << ::testing::PrintToString(layouts);
+    EXPECT_LT(upBytes, 16u * 6 * 16 * 4) << ::testing::PrintToString(layouts);
+    EXPECT_EQ(packedBytesOf(layouts, "shared", "kept float16"), 0u)
+        << ::testing::PrintToString(layouts);
+  }
+  EXPECT_LE(relativeL2(results["cpu.y"], results["reference.y"]), 5e-3);
+  EXPECT_LE(relativeL2(results["cpu.z"], results["reference.z"]), 5e-3);
+}
+
+// A filter each weight of which a dispatch uses a few times (a squeeze-and-excitation 1x1
+// convolution on a 1x1 image) is widened once, on arrival: widening it at every dispatch would
+// cost as much as the convolution. The big-image convolution's filter stays 16-bit.
+TEST(CpuFloat16, AFilterUsedAFewTimesPerDispatchIsWidenedOnArrival) {
+  const std::vector<uint16_t> wide = halves(21, 32 * 16 * 3 * 3, 0.2f);
+  const std::vector<uint16_t> squeeze = halves(22, 32 * 32, 0.2f);
+  const std::vector<uint16_t> x = halves(23, 16 * 32 * 32, 1.0f);
+  std::map<std::string, std::vector<float>> results;
+  for (const std::string backend : {"cpu", "reference"}) {
+    MLContext context = createContext({.backend = backend});
+    MLGraphBuilder builder(context);
+    auto input = builder.input("x", {Type::Float16, {1, 16, 32, 32}});
+    auto wideFilter = builder.constant({Type::Float16, {32, 16, 3, 3}}, {.label = "wide"});
+    auto squeezeFilter = builder.constant({Type::Float16, {32, 32, 1, 1}}, {.label = "squeeze"});
+    auto features = builder.relu(builder.conv2d(input, wideFilter, {.padding = {1, 1, 1, 1}}));
+    auto pooled = builder.averagePool2d(features);  // [1, 32, 1, 1]
+    auto gate = builder.sigmoid(builder.conv2d(pooled, squeezeFilter));
+    MLGraph graph = builder.build({{"y", builder.mul(features, gate)}});
+    graph.setConstantData(wideFilter, testing::bytesOf(wide));
+    graph.setConstantData(squeezeFilter, testing::bytesOf(squeeze));
+    MLTensor in = testing::inputTensor(context, {Type::Float16, {1, 16, 32, 32}});
+    MLTensor y = testing::outputTensor(context, {Type::Float16, {1, 32, 32, 32}});
+    context.writeTensor(in, std::as_bytes(std::span(x)));
+    context.dispatch(graph, {{"x", in}}, {{"y", y}});
+    results[backend] = widen(context.readTensor(y));
+    if (backend != "cpu") continue;
+    const auto layouts = cpu::constantLayouts(*graph.state()->compiled);
+    EXPECT_GT(packedBytesOf(layouts, "wide", "kept float16"), 0u)
+        << ::testing::PrintToString(layouts);
+    EXPECT_GE(packedBytesOf(layouts, "squeeze", "widened from float16"), 32u * 32 * 4)
+        << ::testing::PrintToString(layouts);
+  }
+  EXPECT_LE(relativeL2(results["cpu"], results["reference"]), 5e-3);
 }
 
 TEST(CpuFloat16, ChunksInAnyOrderAndAFileLoadGiveTheSameResults) {

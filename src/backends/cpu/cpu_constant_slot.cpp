@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_constant_slot.h"
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/half_weights.h"
 
 #include <omp.h>
 
@@ -144,7 +145,8 @@ CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
       memory_(std::move(memory)),
       threads_(numThreads > 0 ? static_cast<int>(numThreads) : omp_get_num_procs()),
       pool_(memory_, stagingBuffers()),
-      arrivesAsFloat16_(std::move(arrivesAsFloat16)) {
+      arrivesAsFloat16_(std::move(arrivesAsFloat16)),
+      keepsFloat16_(float16FiltersKept(ir, arrivesAsFloat16_)) {
   chunkBytes_ = kChunkBytes;
 }
 
@@ -216,7 +218,9 @@ void CpuConstants::createSlots() {
     if (onArrival) {
       scatter = BlockedScatter::create(arrivingDesc(constants[0]->plainDesc()),
                                        constants[0]->packedDesc());
-      onArrival = scatter && !scatter->identity() &&
+      // (An identity scatter of float16 bytes: a filter kept 16-bit in the descriptor's layout,
+      // half_weights.h; the float32 descriptor's plain slot would take twice the bytes.)
+      onArrival = scatter && (!scatter->identity() || widens) &&
                   scatter->elementCount() * scatter->sourceElementSize() == byteLength;
     }
     if (onArrival) {
@@ -296,8 +300,11 @@ std::vector<std::string> CpuConstants::describe() const {
     if (id >= slots_.size() || !slots_[id]) continue;
     std::string line = std::to_string(id) + " " + operand->name + ": ";
     if (packing_[id]) {
-      line += "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes" +
-              (arrivesAsFloat16(id) ? ", widened from float16)" : ")");
+      const char* fromHalf = !arrivesAsFloat16(id)    ? ")"
+                             : packing_[id]->widens() ? ", widened from float16)"
+                                                      : ", kept float16)";
+      line +=
+          "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes" + fromHalf;
     } else if (widened_[id]) {
       line +=
           "plain, widened from float16 (" + std::to_string(widened_[id]->packedBytes()) + " bytes)";

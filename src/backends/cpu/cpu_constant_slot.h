@@ -6,7 +6,9 @@
 // staging chunks from the graph's StagingPool, and on commit() scatters the chunk's elements
 // straight into their places (BlockedScatter). No plain copy of the constant ever exists.
 // A float16 constant of a widened graph (widen_float16.h) is widened as it is scattered: packed
-// float32, or a plain float32 copy (a PackingSlot into the plain layout) for its plain readers.
+// float32, or a plain float32 copy (a PackingSlot into the plain layout) for its plain readers;
+// unless its reader keeps it 16-bit (matmul panels, ops/half_matmul.cpp; conv filters,
+// half_weights.h): then it is scattered as float16 into a float16 packed layout.
 // Every other hollow constant keeps a plain slot in the descriptor's layout (the loader reads
 // straight into it, or it adopts a memory map); an op that wants it packed reorders it into its
 // own buffer after every fill (PackedConstant, Reordered), unless oneDNN chose the descriptor's
@@ -75,6 +77,8 @@ class PackingSlot final : public backend::ConstantSlot {
 
   std::byte* packedData() { return packed_.data(); }
   uint64_t packedBytes() const { return packed_.size(); }
+  // Whether it widens float16 bytes to float32 as it stores them.
+  bool widens() const { return scatter_.widens(); }
 
  private:
   class Staged;
@@ -118,6 +122,11 @@ class CpuConstants {
   bool arrivesAsFloat16(graph::OperandId id) const {
     return id < arrivesAsFloat16_.size() && arrivesAsFloat16_[id];
   }
+  // Whether float16 filter `id` stays 16-bit, widened per dispatch by its convolution
+  // (half_weights.h: float16FiltersKept).
+  bool keepsFloat16(graph::OperandId id) const {
+    return id < keepsFloat16_.size() && keepsFloat16_[id];
+  }
   // Every hollow constant is complete: the staging pool's memory goes back.
   void constantsComplete();
   // How each hollow constant is kept, for tests and tools: "<id> <label>: plain" or "<id>
@@ -137,6 +146,7 @@ class CpuConstants {
   StagingPool pool_;
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
   std::vector<bool> arrivesAsFloat16_;
+  std::vector<bool> keepsFloat16_;
   std::vector<PackingSlot*> packing_;  // per operand; null unless packing
   std::vector<PackingSlot*> widened_;  // per operand: the plain float32 slot of a float16 one
   std::vector<reference::ReferenceConstantSlot*> plain_;  // per operand; null unless plain

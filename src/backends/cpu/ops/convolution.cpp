@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/half_weights.h"
 
 namespace webnn::cpu {
 namespace {
@@ -154,7 +155,11 @@ class ConvolutionOp final : public CpuOp {
           dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
-    if (context.isConstant(filter_)) {
+    halfWeights_ = HalfPackedWeights::create(context, filter_, plainWeightsDesc_,
+                                             primitiveDesc_.weights_desc());
+    if (halfWeights_) {
+      halfWeightsBytes_ = halfWeights_->workspaceBytes();
+    } else if (context.isConstant(filter_)) {
       packedWeights_ =
           context.packedConstant(filter_, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
@@ -162,11 +167,14 @@ class ConvolutionOp final : public CpuOp {
 
   void prepareConstants(const DispatchTensors& tensors) override {
     if (packedWeights_) packedWeights_->pack(dataOf(tensors, filter_));
+    if (halfWeights_) halfWeights_->prepare(dataOf(tensors, filter_));
     postOps_.prepare(tensors);
   }
 
+  // The workspace: the reordered input, the blocked result (when reordered to plain after), the
+  // primitive's scratchpad, the widened filter (float16 weights).
   uint64_t workspaceBytes() const override {
-    return reorderBytes_ + outputBytes_ + scratchpadBytes(primitiveDesc_);
+    return reorderBytes_ + outputBytes_ + scratchpadBytes(primitiveDesc_) + halfWeightsBytes_;
   }
   std::optional<memory::desc> outputLayout() const override {
     return blockedOutput_ ? std::optional(dstDesc_) : std::nullopt;
@@ -186,7 +194,11 @@ class ConvolutionOp final : public CpuOp {
       source = reordered;
     }
     memory weights;
-    if (packedWeights_) {
+    if (halfWeights_) {
+      weights = halfWeights_->widen(engine_, workspace ? workspace + reorderBytes_ + outputBytes_ +
+                                                             scratchpadBytes(primitiveDesc_)
+                                                       : nullptr);
+    } else if (packedWeights_) {
       weights = packedWeights_->memory();
     } else {  // a filter computed by the graph: reorder it for this dispatch
       memory plain(plainWeightsDesc_, engine_, dataOf(tensors, filter_));
@@ -215,7 +227,8 @@ class ConvolutionOp final : public CpuOp {
   }
 
   std::string implementation() const override {
-    return implementationOf(primitiveDesc_) + (outputReorder_ ? " + reorder to plain" : "");
+    return implementationOf(primitiveDesc_) + (outputReorder_ ? " + reorder to plain" : "") +
+           (halfWeights_ ? " (float16 weights)" : "");
   }
 
  private:
@@ -233,6 +246,8 @@ class ConvolutionOp final : public CpuOp {
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   dnnl::convolution_forward primitive_;
   std::shared_ptr<PackedConstant> packedWeights_;
+  std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
+  uint64_t halfWeightsBytes_ = 0;
 };
 
 }  // namespace

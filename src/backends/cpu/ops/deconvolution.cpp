@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/half_weights.h"
 
 namespace webnn::cpu {
 namespace {
@@ -93,7 +94,9 @@ class DeconvolutionOp final : public CpuOp {
     }
     primitiveDesc_ = dnnl::deconvolution_forward::primitive_desc(*desc, opAttributes(), engine_);
     primitive_ = dnnl::deconvolution_forward(primitiveDesc_);
-    if (context.isConstant(filter_)) {
+    halfWeights_ = HalfPackedWeights::create(context, filter_, plainWeightsDesc_,
+                                             primitiveDesc_.weights_desc());
+    if (!halfWeights_ && context.isConstant(filter_)) {
       packedWeights_ =
           context.packedConstant(filter_, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
@@ -101,11 +104,25 @@ class DeconvolutionOp final : public CpuOp {
 
   void prepareConstants(const DispatchTensors& tensors) override {
     if (packedWeights_) packedWeights_->pack(dataOf(tensors, filter_));
+    if (halfWeights_) halfWeights_->prepare(dataOf(tensors, filter_));
+  }
+
+  // The workspace: the widened filter (float16 weights), then the primitive's scratchpad.
+  uint64_t workspaceBytes() const override {
+    return (halfWeights_ ? halfWeights_->workspaceBytes() : 0) + scratchpadBytes(primitiveDesc_);
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
+    const uint64_t halfBytes = halfWeights_ ? halfWeights_->workspaceBytes() : 0;
     memory weights;
-    if (packedWeights_) {
+    if (halfWeights_) {
+      weights = halfWeights_->widen(engine_, workspace);
+    } else if (packedWeights_) {
       weights = packedWeights_->memory();
     } else {
       memory plain(plainWeightsDesc_, engine_, dataOf(tensors, filter_));
@@ -119,10 +136,13 @@ class DeconvolutionOp final : public CpuOp {
     if (bias_) {
       arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc_, engine_, dataOf(tensors, *bias_)));
     }
-    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments),
+                          workspace ? workspace + halfBytes : nullptr);
   }
 
-  std::string implementation() const override { return implementationOf(primitiveDesc_); }
+  std::string implementation() const override {
+    return implementationOf(primitiveDesc_) + (halfWeights_ ? " (float16 weights)" : "");
+  }
 
  private:
   dnnl::engine engine_;
@@ -132,6 +152,7 @@ class DeconvolutionOp final : public CpuOp {
   dnnl::deconvolution_forward::primitive_desc primitiveDesc_;
   dnnl::deconvolution_forward primitive_;
   std::shared_ptr<PackedConstant> packedWeights_;
+  std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
 };
 
 }  // namespace

@@ -1,0 +1,110 @@
+#include "backends/cpu/half_weights.h"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "backends/cpu/cpu_constant_slot.h"
+#include "core/float16_convert.h"
+#include "webnn/types.h"
+
+namespace webnn::cpu {
+
+dnnl::memory::desc withHalfElements(const dnnl::memory::desc& desc) {
+  dnnl_memory_desc_t half = desc.data;
+  half.data_type = dnnl_f16;
+  return dnnl::memory::desc(half);
+}
+
+std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
+                                     const std::vector<bool>& arrivesAsFloat16) {
+  std::vector<bool> kept(ir.operands.size(), false);
+  auto arrivesHalf = [&](graph::OperandId id) {
+    return id < arrivesAsFloat16.size() && arrivesAsFloat16[id] &&
+           ir.operand(id).kind == graph::OperandKind::HollowConstant;
+  };
+  uint64_t halfBytes = 0;
+  for (const auto& operand : ir.operands) {
+    if (arrivesHalf(operand->id)) halfBytes += operand->descriptor.elementCount() * 2;
+  }
+  // Each candidate filter with the number of times a dispatch uses each of its weights: the
+  // output pixels of a convolution, the input pixels of a transposed one.
+  struct Candidate {
+    graph::OperandId filter;
+    uint64_t reuse, bytes;
+  };
+  std::vector<Candidate> candidates;
+  auto pixels = [&](graph::OperandId activation, MLInputOperandLayout layout) -> uint64_t {
+    const auto& shape = ir.descriptor(activation).shape;
+    if (shape.size() != 4) return 0;
+    const uint64_t channels = layout == MLInputOperandLayout::Nchw ? shape[1] : shape[3];
+    return channels ? ir.descriptor(activation).elementCount() / channels : 0;
+  };
+  for (const auto& operation : ir.operations) {
+    uint64_t reuse = 0;
+    if (operation.type == graph::OpType::Conv2d) {
+      reuse = pixels(operation.outputs.at(0),
+                     operation.attributesAs<graph::Conv2dAttributes>().inputLayout);
+    } else if (operation.type == graph::OpType::ConvTranspose2d) {
+      reuse = pixels(operation.inputs.at(0),
+                     operation.attributesAs<graph::ConvTranspose2dAttributes>().inputLayout);
+    } else {
+      continue;
+    }
+    const graph::OperandId filter = operation.inputs.at(1);
+    const auto& inputs = operation.inputs;
+    // Read by this operation only, at one position: the graph then packs it on arrival.
+    if (!arrivesHalf(filter) || ir.isGraphOutput(filter) || ir.consumersOf(filter).size() != 1 ||
+        std::count(inputs.begin(), inputs.end(), filter) != 1) {
+      continue;
+    }
+    candidates.push_back({filter, reuse, ir.descriptor(filter).elementCount() * 2});
+    kept[filter] = true;
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.reuse < b.reuse; });
+  uint64_t budget = (1ull << 20) + halfBytes / 20;
+  for (const Candidate& candidate : candidates) {
+    if (candidate.reuse >= kHalfFilterMinReuse || candidate.bytes > budget) break;
+    budget -= candidate.bytes;  // its widened copy is twice its float16 bytes
+    kept[candidate.filter] = false;
+  }
+  return kept;
+}
+
+std::unique_ptr<HalfPackedWeights> HalfPackedWeights::create(
+    const OpCompileContext& context, graph::OperandId id, const dnnl::memory::desc& plain,
+    const dnnl::memory::desc& packedFloat) {
+  if (!context.constants || !context.constants->keepsFloat16(id)) return nullptr;
+  if (packedFloat.data.format_kind != dnnl_blocked ||
+      plain.data_type() != dnnl::memory::data_type::f32 ||
+      packedFloat.data_type() != dnnl::memory::data_type::f32) {
+    return nullptr;
+  }
+  auto half = context.packedConstant(id, plain, withHalfElements(packedFloat));
+  return std::unique_ptr<HalfPackedWeights>(new HalfPackedWeights(std::move(half), packedFloat));
+}
+
+dnnl::memory HalfPackedWeights::widen(const dnnl::engine& engine, std::byte* workspace) const {
+  if (half_->mode() != PackedConstant::Mode::OnArrival) {
+    throw Error(Error::Kind::OperationError,
+                "cpu backend: a float16 filter was not packed on arrival");
+  }
+  dnnl::memory widened = workspace ? dnnl::memory(packedFloat_, engine, workspace)
+                                   : dnnl::memory(packedFloat_, engine);
+  const auto* from = static_cast<const uint16_t*>(half_->memory().get_data_handle());
+  auto* to = static_cast<float*>(widened.get_data_handle());
+  // Every element of the padded buffer: the padding is zero in both.
+  const uint64_t count = packedFloat_.get_size() / sizeof(float);
+  constexpr uint64_t kPiece = 1u << 16;
+  const uint64_t pieces = (count + kPiece - 1) / kPiece;
+  const int threads = static_cast<int>(std::min<uint64_t>(pieces, omp_get_max_threads()));
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+  for (uint64_t piece = 0; piece < pieces; ++piece) {
+    const uint64_t first = piece * kPiece;
+    convertHalfToFloat(from + first, to + first, std::min(kPiece, count - first));
+  }
+  return widened;
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,60 @@
+// A float16 model's convolution filter kept 16-bit (widen_float16.h): a hollow constant whose
+// bytes arrive as float16 is packed on arrival into the layout the primitive chose for float32
+// (format_tag::any), but with float16 elements, so it takes half the memory of the widened filter.
+// At every dispatch the packed filter is widened, element for element (the blocked order does not
+// depend on the element type, padding included), into the step's workspace, where the float32
+// primitive reads it. The scratch is one filter at a time: the arena reuses it across steps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <dnnl.hpp>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+
+class HalfPackedWeights {
+ public:
+  // The filter `id` of the op being compiled, kept as float16 in the layout of `packedFloat`
+  // (the primitive's float32 weights descriptor); `plain`: its float32 values in the descriptor's
+  // layout. Null unless `id` is a hollow constant whose bytes arrive as float16, read by this op
+  // only and not a graph output (so that the graph packs it on arrival).
+  static std::unique_ptr<HalfPackedWeights> create(const OpCompileContext& context,
+                                                   graph::OperandId id,
+                                                   const dnnl::memory::desc& plain,
+                                                   const dnnl::memory::desc& packedFloat);
+
+  // prepareConstants(): nothing to pack at dispatch (the slot scattered the bytes), but the
+  // packed constant checks that the graph placed it.
+  void prepare(void* plainBytes) { half_->pack(plainBytes); }
+  // The workspace the widened filter takes (64-byte aligned size).
+  uint64_t workspaceBytes() const { return (packedFloat_.get_size() + 63) / 64 * 64; }
+  // Widens the packed float16 filter into `workspace` (null: a buffer of the memory's own) and
+  // returns it as the primitive's float32 weights.
+  dnnl::memory widen(const dnnl::engine& engine, std::byte* workspace) const;
+
+ private:
+  HalfPackedWeights(std::shared_ptr<PackedConstant> half, dnnl::memory::desc packedFloat)
+      : half_(std::move(half)), packedFloat_(std::move(packedFloat)) {}
+  std::shared_ptr<PackedConstant> half_;
+  dnnl::memory::desc packedFloat_;
+};
+
+// Which float16 filters of `ir` stay 16-bit (per operand; `arrivesAsFloat16` as CpuConstants
+// takes it). Widening a filter at every dispatch costs one pass over it, nothing beside a
+// convolution that uses each weight hundreds of times, but as much as the convolution itself when
+// each weight is used a few times (a squeeze-and-excitation block's 1x1 convolutions on a 1x1
+// image). So the filters used fewer than kHalfFilterMinReuse times per dispatch are widened once,
+// on arrival, fewest uses first, while the bytes that adds stay within 1 MiB + 5% of the graph's
+// float16 weights; every other float16 filter stays 16-bit.
+constexpr uint64_t kHalfFilterMinReuse = 256;
+std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
+                                     const std::vector<bool>& arrivesAsFloat16);
+
+// `desc` with float16 elements in the same layout (dims, blocking, padding).
+dnnl::memory::desc withHalfElements(const dnnl::memory::desc& desc);
+
+}  // namespace webnn::cpu
