@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "backends/cpu/cpu_constant_slot.h"
+#include "backends/cpu/executable.h"
 #include "backends/cpu/fusion.h"
 #include "backends/cpu/op_table.h"
 #include "backends/cpu/strided_views.h"
@@ -33,6 +34,7 @@ class ToPlainOp final : public CpuOp {
     primitive_.execute(stream, source, destination);
   }
   std::string implementation() const override { return implementationOf(primitiveDesc_); }
+  bool fixesThreadCount() const override { return true; }
 
  private:
   dnnl::engine engine_;
@@ -97,6 +99,7 @@ class PlanCompiler {
     step.writes = {copy};
     step.types = "reorder";
     step.label = ir_.operand(id).name;
+    step.recipe.reorder = true;
     step.implementation = step.op->implementation();
     plan_.steps.push_back(std::move(step));
     plainCopies_.emplace(id, copy);
@@ -205,6 +208,11 @@ class PlanCompiler {
     }
     step.implementation = op->implementation();
     step.op = std::move(op);
+    step.recipe.operation = static_cast<uint32_t>(index);
+    if (chain) step.recipe.chain = *chain;
+    if (views) step.recipe.views = *views;
+    step.recipe.inputsPlain = context.inputsPlain;
+    step.recipe.plainOutput = context.plainOutput;
     plan_.steps.push_back(std::move(step));
     return true;
   }
@@ -320,6 +328,44 @@ class PlanCompiler {
 CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
                     std::shared_ptr<backend::MemoryAccount> memory) {
   return PlanCompiler(ir, engine, constants, std::move(memory)).compile();
+}
+
+std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engine& engine,
+                                      CpuConstants& constants,
+                                      std::shared_ptr<backend::MemoryAccount> memory,
+                                      const CpuPlan& plan, size_t index) {
+  const PlanStep& step = plan.steps.at(index);
+  if (!step.op->fixesThreadCount()) return nullptr;
+  ThreadCountScope one(1);
+  std::unique_ptr<CpuOp> alone;
+  const PlanStep::Recipe& recipe = step.recipe;
+  try {
+    if (recipe.reorder) {
+      const graph::OperandId from = step.reads.at(0), to = step.writes.at(0);
+      if (!plan.layouts.at(from)) return nullptr;
+      alone = std::make_unique<ToPlainOp>(engine, *plan.layouts[from],
+                                          ir.descriptor(plan.describedBy.at(to)), from, to);
+    } else {
+      OpCompileContext context{ir, ir.operations.at(recipe.operation), engine, std::move(memory)};
+      context.constants = &constants;
+      context.shareConstants = true;
+      context.layouts = &plan.layouts;
+      context.fusion = recipe.chain ? &*recipe.chain : nullptr;
+      context.views = recipe.views ? &*recipe.views : nullptr;
+      context.inputsPlain = recipe.inputsPlain;
+      context.plainOutput = recipe.plainOutput;
+      alone = createOp(context).op;
+    }
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+  // It must be the same step: its output layout, its workspace within the step's.
+  if (!alone || alone->implementation().empty() ||
+      alone->outputLayout() != step.op->outputLayout() ||
+      alone->workspaceBytes() > step.workspaceBytes) {
+    return nullptr;
+  }
+  return alone;
 }
 
 }  // namespace webnn::cpu

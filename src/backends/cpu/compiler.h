@@ -29,4 +29,13 @@ class CpuConstants;
 CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
                     std::shared_ptr<backend::MemoryAccount> memory);
 
+// Step `index` of `plan` compiled again from its recipe with one OpenMP thread (the executable's
+// alone mode, thread_governor.h), reading the constants the step's op packed (shared, no second
+// copy), writing the same output layout, within the step's workspace. Null when the step's op does
+// not fix its thread count at compile (it runs alone as it is) or no such op can be made.
+std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engine& engine,
+                                      CpuConstants& constants,
+                                      std::shared_ptr<backend::MemoryAccount> memory,
+                                      const CpuPlan& plan, size_t index);
+
 }  // namespace webnn::cpu

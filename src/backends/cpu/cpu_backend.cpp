@@ -83,6 +83,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   const CpuPlan& plan() const { return executable_.plan(); }
   const WidenedGraph& widened() const { return widened_; }
   std::vector<std::string> constantLayouts() const { return constants_.describe(); }
+  ThreadGovernor::Figures threading() const { return executable_.threadingFigures(); }
 
  private:
   CpuExecutable compile(std::shared_ptr<const graph::GraphIR> ir,
@@ -157,6 +158,12 @@ std::vector<std::string> operationImplementations(const backend::CompiledGraph& 
 std::vector<std::string> constantLayouts(const backend::CompiledGraph& graph) {
   const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
   return compiled ? compiled->constantLayouts() : std::vector<std::string>{};
+}
+
+std::optional<ThreadGovernor::Figures> threadingOf(const backend::CompiledGraph& graph) {
+  const auto* compiled = dynamic_cast<const CpuCompiledGraph*>(&graph);
+  if (!compiled) return std::nullopt;
+  return compiled->threading();
 }
 
 }  // namespace webnn::cpu

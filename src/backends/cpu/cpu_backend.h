@@ -3,10 +3,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cpu/thread_governor.h"
 
 namespace webnn::cpu {
 
@@ -31,5 +33,9 @@ std::vector<std::string> operationImplementations(const backend::CompiledGraph& 
 // "<id> <label>: packed on arrival (<bytes> bytes)"; cpu_constant_slot.h). Empty for another
 // backend's graph.
 std::vector<std::string> constantLayouts(const backend::CompiledGraph& graph);
+
+// How the dispatches of a graph this backend compiled chose their threads so far
+// (thread_governor.h). Nullopt for another backend's graph.
+std::optional<ThreadGovernor::Figures> threadingOf(const backend::CompiledGraph& graph);
 
 }  // namespace webnn::cpu

@@ -170,6 +170,9 @@ void CpuConstants::createSlots() {
   for (const Request& request : requests_) {
     if (auto constant = request.constant.lock()) wanted[request.id].push_back(std::move(constant));
   }
+  for (const Request& request : requests_) {
+    if (!request.constant.expired()) placed_.push_back(request);
+  }
   requests_.clear();
   // How many operand positions read each constant (a packing request is one of them).
   std::vector<size_t> reads(count, 0);
@@ -263,6 +266,19 @@ void CpuConstants::createSlots() {
   charges_.emplace_back(memory_->constants, plainBytes);
 }
 
+std::shared_ptr<PackedConstant> CpuConstants::placed(graph::OperandId id,
+                                                     const dnnl::memory::desc& plain,
+                                                     const dnnl::memory::desc& packed) const {
+  for (const Request& request : placed_) {
+    if (request.id != id) continue;
+    auto constant = request.constant.lock();
+    if (constant && constant->plainDesc() == plain && constant->packedDesc() == packed) {
+      return constant;
+    }
+  }
+  return nullptr;
+}
+
 bool CpuConstants::anyHollow() const {
   return std::any_of(slots_.begin(), slots_.end(),
                      [](const auto& slot) { return slot != nullptr; });
@@ -322,6 +338,10 @@ namespace webnn::cpu {
 
 std::shared_ptr<PackedConstant> OpCompileContext::packedConstant(
     graph::OperandId id, const dnnl::memory::desc& plain, const dnnl::memory::desc& packed) const {
+  if (constants && shareConstants) {
+    if (auto placed = constants->placed(id, plain, packed)) return placed;
+    throw dnnl::error(dnnl_unimplemented, "the constant is not kept in this layout");
+  }
   if (constants) return constants->request(id, plain, packed);
   // No graph to place it (an op compiled on its own): a reordered copy of our own.
   auto constant = std::make_shared<PackedConstant>(engine, plain, packed, memory);

@@ -110,6 +110,10 @@ class CpuConstants {
                                           const dnnl::memory::desc& packed);
   // Every op is compiled (ops that were dropped released their requests): makes the slots.
   void createSlots();
+  // After createSlots(): the constant an op keeps `id` in with these layouts, if one does (an op
+  // compiled again shares it: compileAloneOp).
+  std::shared_ptr<PackedConstant> placed(graph::OperandId id, const dnnl::memory::desc& plain,
+                                         const dnnl::memory::desc& packed) const;
 
   backend::ConstantSlot& slot(graph::OperandId id) { return *slots_.at(id); }
   // The plain bytes of a hollow constant (null when it is packed on arrival: nothing reads it
@@ -143,6 +147,7 @@ class CpuConstants {
   std::shared_ptr<backend::MemoryAccount> memory_;
   int threads_;
   std::vector<Request> requests_;
+  std::vector<Request> placed_;  // the requests createSlots() placed
   StagingPool pool_;
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
   std::vector<bool> arrivesAsFloat16_;

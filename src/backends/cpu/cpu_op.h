@@ -48,6 +48,10 @@ class CpuOp {
   // Which implementation runs the op: the oneDNN primitive's implementation name, or
   // "reference fallback".
   virtual std::string implementation() const = 0;
+  // Whether the op's thread count is fixed when it is compiled (oneDNN primitives), so that a
+  // dispatch that runs alone needs the op compiled again for one thread (compileAloneOp). Kernels
+  // of ours read the count when they run.
+  virtual bool fixesThreadCount() const { return false; }
 };
 
 // Operations fused into a step after its main operation (conv2d, matmul, gemm) as oneDNN
@@ -94,6 +98,9 @@ struct OpCompileContext {
   bool inputsPlain = false;
   CpuConstants* constants = nullptr;   // where the graph's constants live
   const MatmulViews* views = nullptr;  // a matmul's operands read or written through strides
+  // Compiling a step again (compileAloneOp): packedConstant() returns the constant the step's op
+  // already keeps in that layout, and fails (dnnl::error) when there is none.
+  bool shareConstants = false;
 
   // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
   // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live

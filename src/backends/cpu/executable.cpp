@@ -2,9 +2,13 @@
 
 #include <omp.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
+#include "backends/cpu/compiler.h"
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/host_storage.h"
 
@@ -18,6 +22,14 @@ ThreadCountScope::~ThreadCountScope() {
   omp_set_num_threads(previous_);
 }
 
+CpuExecutable::Threading CpuExecutable::threadingFromEnvironment() {
+  const char* value = std::getenv("WEBNN_CPU_THREADING");
+  const std::string_view name = value ? value : "";
+  if (name == "team") return Threading::Team;
+  if (name == "alone") return Threading::Alone;
+  return Threading::Adaptive;
+}
+
 CpuExecutable::CpuExecutable(std::shared_ptr<const graph::GraphIR> ir, CpuPlan plan,
                              const dnnl::engine& engine, CpuConstants& constants,
                              std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
@@ -27,7 +39,10 @@ CpuExecutable::CpuExecutable(std::shared_ptr<const graph::GraphIR> ir, CpuPlan p
       engine_(engine),
       constants_(constants),
       memory_(std::move(memory)),
-      numThreads_(numThreads) {
+      numThreads_(numThreads),
+      governor_(plan_.steps.size(),
+                numThreads > 0 ? numThreads : static_cast<uint32_t>(omp_get_max_threads())),
+      threading_(threadingFromEnvironment()) {
   if (profiling) {
     std::vector<backend::OperationProfile> steps;
     for (const PlanStep& step : plan_.steps) {
@@ -56,7 +71,14 @@ void CpuExecutable::prepareConstants() {
       constantTensors_[operand->id].data = constants_.plainData(operand->id);
     }
   }
-  for (auto& step : plan_.steps) step.op->prepareConstants(constantTensors_);
+  std::lock_guard lock(aloneMutex_);
+  for (auto& step : plan_.steps) {
+    step.op->prepareConstants(constantTensors_);
+    if (step.aloneOp) {
+      ThreadCountScope one(1);
+      step.aloneOp->prepareConstants(constantTensors_);
+    }
+  }
 }
 
 void CpuExecutable::dispatch(const backend::BoundTensors& inputs,
@@ -81,26 +103,101 @@ void CpuExecutable::dispatch(const backend::BoundTensors& inputs,
     tensors[ir_->outputs.at(name)].data = backend::hostBytes(tensor).data();
   }
   dnnl::stream stream(engine_);
-  for (size_t i = 0; i < plan_.steps.size(); ++i) {
-    const PlanStep& step = plan_.steps[i];
-    const auto started = backend::OpProfiler::Clock::now();
-    for (graph::OperandId output : step.zeroedOutputs) {
-      const uint64_t bytes = ir_->descriptor(plan_.describedBy[output]).byteLength();
-      if (bytes > 0) std::memset(tensors[output].data, 0, bytes);
-    }
-    for (const auto& [operand, plain] : step.plainViews) {
-      std::swap(tensors[operand].data, tensors[plain].data);
-    }
-    std::byte* workspace =
-        step.workspaceBytes > 0 ? static_cast<std::byte*>(tensors[step.workspace].data) : nullptr;
-    step.op->executeInWorkspace(stream, tensors, workspace);
-    for (const auto& [operand, plain] : step.plainViews) {
-      std::swap(tensors[operand].data, tensors[plain].data);
-    }
-    if (profiler_.enabled()) profiler_.record(i, started);
+  const auto began = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration_cast<ThreadGovernor::Duration>(std::chrono::steady_clock::now() -
+                                                                began);
+  };
+  ThreadGovernor::Dispatch mode;
+  if (omp_in_parallel()) {
+    // Called from a parallel region of the caller's: oneDNN would run the team's primitives on one
+    // thread, which some of them (cut per thread when made) do not support.
+    mode.mode = TeamMode::Alone;
+    mode.external = true;
+  } else if (threading_ == Threading::Adaptive) {
+    mode = governor_.begin(machineIsBusy);
+  } else {
+    mode.mode = threading_ == Threading::Team ? TeamMode::Team : TeamMode::Alone;
   }
+  // In the team: each step on every thread, until the team falls behind its record.
+  size_t next = 0;
+  std::optional<size_t> leftTeamAt;
+  std::vector<ThreadGovernor::Duration> reach;
+  if (mode.mode == TeamMode::Team) {
+    reach.reserve(plan_.steps.size());
+    while (next < plan_.steps.size()) {
+      runStep(next, *plan_.steps[next].op, stream, tensors);
+      ++next;
+      reach.push_back(elapsed());
+      if (next < plan_.steps.size() && mode.behind(next - 1, reach.back())) {
+        leftTeamAt = next - 1;
+        break;
+      }
+    }
+  }
+  const bool compiledAloneOps = runAlone(next, stream, tensors);
   stream.wait();
+  if (threading_ == Threading::Adaptive && !mode.external) {
+    if (leftTeamAt || mode.mode != TeamMode::Team) reach.clear();
+    governor_.end(mode, reach, leftTeamAt, elapsed(), compiledAloneOps);
+  }
   giveBack(std::move(arena));
+}
+
+void CpuExecutable::runStep(size_t index, CpuOp& op, dnnl::stream& stream,
+                            DispatchTensors& tensors) {
+  const PlanStep& step = plan_.steps[index];
+  const auto started = backend::OpProfiler::Clock::now();
+  for (graph::OperandId output : step.zeroedOutputs) {
+    const uint64_t bytes = ir_->descriptor(plan_.describedBy[output]).byteLength();
+    if (bytes > 0) std::memset(tensors[output].data, 0, bytes);
+  }
+  for (const auto& [operand, plain] : step.plainViews) {
+    std::swap(tensors[operand].data, tensors[plain].data);
+  }
+  std::byte* workspace =
+      step.workspaceBytes > 0 ? static_cast<std::byte*>(tensors[step.workspace].data) : nullptr;
+  op.executeInWorkspace(stream, tensors, workspace);
+  for (const auto& [operand, plain] : step.plainViews) {
+    std::swap(tensors[operand].data, tensors[plain].data);
+  }
+  if (profiler_.enabled()) profiler_.record(index, started);
+}
+
+bool CpuExecutable::compileAloneOps() {
+  if (aloneOpsCompiled_.load(std::memory_order_acquire)) return false;
+  std::lock_guard lock(aloneMutex_);
+  if (aloneOpsCompiled_.load(std::memory_order_relaxed)) return false;
+  for (size_t i = 0; i < plan_.steps.size(); ++i) {
+    PlanStep& step = plan_.steps[i];
+    step.aloneOp = compileAloneOp(*ir_, engine_, constants_, memory_, plan_, i);
+    if (step.aloneOp) {
+      ThreadCountScope one(1);
+      step.aloneOp->prepareConstants(constantTensors_);
+    }
+  }
+  aloneOpsCompiled_.store(true, std::memory_order_release);
+  return true;
+}
+
+bool CpuExecutable::runAlone(size_t from, dnnl::stream& stream, DispatchTensors& tensors) {
+  const size_t count = plan_.steps.size();
+  if (from >= count) return false;
+  const bool compiled = (governor_.teamSize() > 1 || omp_in_parallel()) ? compileAloneOps() : false;
+  // One thread: oneDNN's primitives made for one thread, and our kernels' regions of one.
+  ThreadCountScope one(1);
+  for (size_t i = from; i < count; ++i) {
+    PlanStep& step = plan_.steps[i];
+    if (step.aloneOp) {
+      runStep(i, *step.aloneOp, stream, tensors);
+    } else if (!step.op->fixesThreadCount() || governor_.teamSize() <= 1) {
+      runStep(i, *step.op, stream, tensors);
+    } else {  // no op of one thread could be made for it: this step runs on the team
+      ThreadCountScope team(governor_.teamSize());
+      runStep(i, *step.op, stream, tensors);
+    }
+  }
+  return compiled;
 }
 
 CpuExecutable::PooledArena CpuExecutable::takeArena() {

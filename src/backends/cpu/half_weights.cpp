@@ -98,7 +98,8 @@ dnnl::memory HalfPackedWeights::widen(const dnnl::engine& engine, std::byte* wor
   const uint64_t count = packedFloat_.get_size() / sizeof(float);
   constexpr uint64_t kPiece = 1u << 16;
   const uint64_t pieces = (count + kPiece - 1) / kPiece;
-  const int threads = static_cast<int>(std::min<uint64_t>(pieces, omp_get_max_threads()));
+  const int threads = static_cast<int>(
+      std::min<uint64_t>(pieces, std::min(omp_get_max_threads(), omp_get_thread_limit())));
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
   for (uint64_t piece = 0; piece < pieces; ++piece) {
     const uint64_t first = piece * kPiece;

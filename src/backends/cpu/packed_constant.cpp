@@ -27,7 +27,9 @@ void PackedConstant::resolveOnArrival(std::byte* packedBytes) {
   packed_ = dnnl::memory(packedDesc_, engine_, packedBytes);
 }
 
-void PackedConstant::resolveIdentity() { mode_ = Mode::Identity; }
+void PackedConstant::resolveIdentity() {
+  mode_ = Mode::Identity;
+}
 
 void PackedConstant::resolveReordered(bool once) {
   mode_ = Mode::Reordered;

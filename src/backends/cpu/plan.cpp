@@ -47,8 +47,9 @@ std::vector<std::string> CpuPlan::describe() const {
     }
     line << "; writes";
     for (graph::OperandId id : step.writes) {
-      line << " " << id << " " << (id == step.workspace && step.workspaceBytes > 0 ? "workspace"
-                                                                               : layoutName(layouts[id]));
+      line << " " << id << " "
+           << (id == step.workspace && step.workspaceBytes > 0 ? "workspace"
+                                                               : layoutName(layouts[id]));
       if (arena.offsets[id] != graph::kNotPlanned) line << " @" << arena.offsets[id];
     }
     lines.push_back(line.str());

@@ -40,6 +40,23 @@ struct PlanStep {
   uint64_t workspaceBytes = 0;
 
   bool isFallback() const { return !fallbackReason.empty(); }
+
+  // How the op was compiled, to compile it again for the calling thread alone
+  // (compileAloneOp): the operation with its fused chain and views and the layouts it was given,
+  // or the reorder of a blocked operand into its plain copy.
+  struct Recipe {
+    bool reorder = false;  // a plain copy: reads[0] into writes[0]
+    uint32_t operation = 0;
+    std::optional<FusionChain> chain;
+    std::optional<MatmulViews> views;
+    bool inputsPlain = false, plainOutput = true;
+  };
+  Recipe recipe;
+  // The op compiled for one thread, when `op` fixed the team's thread count when it was compiled
+  // (oneDNN primitives cut their work per thread then); made on first need by the executable.
+  // Null until then, and when no such op reads the same packed constants, layouts and workspace
+  // (the step then runs on the team even in a dispatch that runs alone).
+  std::unique_ptr<CpuOp> aloneOp;
 };
 
 // Where an IR operation went.

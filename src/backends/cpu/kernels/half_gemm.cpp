@@ -320,7 +320,8 @@ void halfGemmAvx512(const GemmArguments& args) {
   const uint64_t multiplyAdds = args.m * args.layout.n * args.layout.k;
   const uint64_t threads = multiplyAdds < kParallelMultiplyAdds
                                ? 1
-                               : static_cast<uint64_t>(std::max(omp_get_max_threads(), 1));
+                               : static_cast<uint64_t>(std::max(
+                                     std::min(omp_get_max_threads(), omp_get_thread_limit()), 1));
   // Rows are shared in whole micro-kernel blocks; a few rows (one block) may be shared row by row.
   const uint64_t rowUnit = args.m > kMicroRows ? kMicroRows : 1;
   const uint64_t rowUnits = ceilDiv(args.m, rowUnit);

@@ -37,6 +37,8 @@ FilterStrides filterStridesOf(const std::vector<uint32_t>& s, MLConv2dFilterOper
 
 class ConvolutionOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   ConvolutionOp(const OpCompileContext& context) : engine_(context.engine) {
     const graph::Operation& operation = context.operation;
     const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();

@@ -16,6 +16,8 @@ using Tag = memory::format_tag;
 
 class DeconvolutionOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   explicit DeconvolutionOp(const OpCompileContext& context) : engine_(context.engine) {
     const graph::Operation& operation = context.operation;
     const auto& attributes = operation.attributesAs<graph::ConvTranspose2dAttributes>();

@@ -42,6 +42,8 @@ memory::dims broadcastDims(const std::vector<uint32_t>& shape, size_t rank) {
 
 class BinaryOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   BinaryOp(const OpCompileContext& context, algorithm kind, graph::OperandId first,
            graph::OperandId second)
       : engine_(context.engine),

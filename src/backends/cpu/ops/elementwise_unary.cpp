@@ -70,6 +70,8 @@ namespace {
 
 class EltwiseOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   EltwiseOp(const OpCompileContext& context, const EltwiseFunction& function)
       : engine_(context.engine),
         input_(context.operation.inputs[0]),

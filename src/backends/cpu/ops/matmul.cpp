@@ -32,6 +32,8 @@ struct MatmulOperands {
 
 class MatmulOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   MatmulOp(const OpCompileContext& context, MatmulOperands operands, const memory::desc& aDesc,
            const memory::desc& bDesc, const memory::desc& outputDesc,
            const std::optional<memory::desc>& cDesc, const dnnl::primitive_attr& attributes,

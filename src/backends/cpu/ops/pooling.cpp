@@ -12,6 +12,8 @@ using Tag = memory::format_tag;
 
 class PoolingOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   PoolingOp(const OpCompileContext& context, dnnl::algorithm kind, const memory::dims& srcDims,
             const memory::dims& dstDims, Tag tag, const memory::dims& paddingEnd)
       : engine_(context.engine),

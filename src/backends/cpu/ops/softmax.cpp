@@ -8,6 +8,8 @@ using dnnl::memory;
 
 class SoftmaxOp final : public CpuOp {
  public:
+  // oneDNN primitives: their work is cut per thread when they are created.
+  bool fixesThreadCount() const override { return true; }
   explicit SoftmaxOp(const OpCompileContext& context)
       : engine_(context.engine),
         input_(context.operation.inputs[0]),
