@@ -90,7 +90,9 @@ void ThreadGovernor::end(const Dispatch& dispatch, const std::vector<Duration>& 
   }
   const TeamMode before = chosen_;
   choose();
-  if (dispatch.probe) {
+  if (dispatch.probe && warmingUp) {
+    sinceProbe_ = probeInterval_;  // it measured nothing: probe again at the next dispatch
+  } else if (dispatch.probe) {
     // A probe that confirms the choice: probe half as often; one that changes it: often again.
     probeInterval_ =
         chosen_ == before ? std::min(probeInterval_ * 2, kMaxProbeInterval) : kMinProbeInterval;
