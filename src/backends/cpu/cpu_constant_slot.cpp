@@ -279,6 +279,14 @@ std::shared_ptr<PackedConstant> CpuConstants::placed(graph::OperandId id,
   return nullptr;
 }
 
+std::optional<dnnl::memory::desc> CpuConstants::placedLayout(graph::OperandId id) const {
+  for (const Request& request : placed_) {
+    if (request.id != id) continue;
+    if (auto constant = request.constant.lock()) return constant->packedDesc();
+  }
+  return std::nullopt;
+}
+
 bool CpuConstants::anyHollow() const {
   return std::any_of(slots_.begin(), slots_.end(),
                      [](const auto& slot) { return slot != nullptr; });
@@ -335,6 +343,16 @@ std::vector<std::string> CpuConstants::describe() const {
 }  // namespace webnn::cpu
 
 namespace webnn::cpu {
+
+dnnl::memory::desc OpCompileContext::weightsLayout(graph::OperandId id,
+                                                   const dnnl::memory::desc& any) const {
+  if (!constants || !shareConstants) return any;
+  auto layout = constants->placedLayout(id);
+  if (!layout || layout->dims() != any.dims()) return any;
+  dnnl_memory_desc_t asFloat = layout->data;
+  asFloat.data_type = dnnl_f32;
+  return dnnl::memory::desc(asFloat);
+}
 
 std::shared_ptr<PackedConstant> OpCompileContext::packedConstant(
     graph::OperandId id, const dnnl::memory::desc& plain, const dnnl::memory::desc& packed) const {

@@ -114,6 +114,8 @@ class CpuConstants {
   // compiled again shares it: compileAloneOp).
   std::shared_ptr<PackedConstant> placed(graph::OperandId id, const dnnl::memory::desc& plain,
                                          const dnnl::memory::desc& packed) const;
+  // The packed layout of the first placed constant of `id`, if any.
+  std::optional<dnnl::memory::desc> placedLayout(graph::OperandId id) const;
 
   backend::ConstantSlot& slot(graph::OperandId id) { return *slots_.at(id); }
   // The plain bytes of a hollow constant (null when it is packed on arrival: nothing reads it

@@ -109,6 +109,17 @@ struct OpCompileContext {
                                                  const dnnl::memory::desc& plain,
                                                  const dnnl::memory::desc& packed) const;
 
+  // The layout to ask the primitive for constant `id` instead of format_tag::any: when compiling
+  // a step again (shareConstants), the layout the step's op keeps it in (as float32 elements,
+  // whatever its packed elements are), so that the new op reads the same packed bytes; else
+  // `any`.
+  dnnl::memory::desc weightsLayout(graph::OperandId id, const dnnl::memory::desc& any) const;
+  // Likewise for the blocked layout the step writes `output` in: the one the step's op chose.
+  dnnl::memory::desc outputLayoutOr(graph::OperandId output, const dnnl::memory::desc& any) const {
+    const dnnl::memory::desc* chosen = shareConstants ? storedLayoutOf(output) : nullptr;
+    return chosen && chosen->dims() == any.dims() ? *chosen : any;
+  }
+
   // Whether `id` is a constant (classic or hollow): its bytes do not change between dispatches.
   bool isConstant(graph::OperandId id) const {
     const auto kind = ir.operand(id).kind;

@@ -28,11 +28,17 @@ ThreadGovernor::Dispatch ThreadGovernor::begin(const std::function<bool()>& mach
     dispatch.probe = true;
     dispatch.mode = chosen_ == TeamMode::Team ? TeamMode::Alone : TeamMode::Team;
   }
-  if (dispatch.mode == TeamMode::Team && bestReach_.size() == steps_) {
+  if (dispatch.mode == TeamMode::Team && bestReach_.size() != steps_ && alone_ && steps_ > 0) {
+    // No record of the team yet (it started alone: a busy machine): it may take no longer than
+    // twice the time alone, plus the grace.
+    const Duration limit = std::chrono::duration_cast<Duration>(*alone_ * kSlowdown) +
+                           std::max(kGrace, *alone_ / kGraceShare);
+    dispatch.deadlines.assign(steps_, limit);
+  } else if (dispatch.mode == TeamMode::Team && bestReach_.size() == steps_ && steps_ > 0) {
+    const Duration grace = std::max(kGrace, bestReach_.back() / kGraceShare);
     dispatch.deadlines.reserve(steps_);
     for (Duration reach : bestReach_) {
-      dispatch.deadlines.push_back(std::chrono::duration_cast<Duration>(reach * kSlowdown) +
-                                   kGrace);
+      dispatch.deadlines.push_back(std::chrono::duration_cast<Duration>(reach * kSlowdown) + grace);
     }
   }
   return dispatch;
@@ -43,7 +49,9 @@ void ThreadGovernor::blend(std::optional<Duration>& figure, Duration sample) {
 }
 
 void ThreadGovernor::choose() {
-  if (teamBehind_ || (!team_ && alone_)) {
+  if (!team_ && !alone_ && !teamBehind_) {
+    return;  // nothing measured yet: as it started
+  } else if (teamBehind_ || (!team_ && alone_)) {
     chosen_ = TeamMode::Alone;
   } else if (!alone_ || !team_) {
     chosen_ = TeamMode::Team;
@@ -93,7 +101,8 @@ void ThreadGovernor::end(const Dispatch& dispatch, const std::vector<Duration>& 
   if (dispatch.probe && warmingUp) {
     sinceProbe_ = probeInterval_;  // it measured nothing: probe again at the next dispatch
   } else if (dispatch.probe) {
-    // A probe that confirms the choice: probe half as often; one that changes it: often again.
+    // A probe that confirms the choice: probe half as often; one that changes it: often
+    // again.
     probeInterval_ =
         chosen_ == before ? std::min(probeInterval_ * 2, kMaxProbeInterval) : kMinProbeInterval;
   } else if (chosen_ != before) {

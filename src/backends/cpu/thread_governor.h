@@ -17,10 +17,11 @@
 //   averaged). The interval doubles (up to kMaxProbeInterval) while probes confirm the choice and
 //   starts again from kMinProbeInterval when a probe changes it.
 // - In the team, after each step, the time since the dispatch began is compared with the
-//   fastest time the team ever reached that step in: beyond kSlowdown times it plus kGrace, the
+//   fastest time the team ever reached that step in: beyond kSlowdown times it plus a grace, the
 //   rest of the dispatch runs alone (the team's latency is then taken as unknown until a probe
 //   completes in the team again). A busy machine thus costs one step of waiting, not the whole
-//   dispatch.
+//   dispatch. Before the team has a record (the graph started alone), its limit is twice the
+//   time alone plus the grace, at every step.
 // - A graph's first dispatch starts alone when the machine is busy right then (more runnable
 //   threads than cores, /proc/stat's procs_running), else in the team.
 // The policy is pure bookkeeping over durations (unit-tested with made-up times); the executable
@@ -44,7 +45,12 @@ class ThreadGovernor {
  public:
   using Duration = std::chrono::nanoseconds;
   static constexpr double kSlowdown = 2.0;
-  static constexpr Duration kGrace = std::chrono::microseconds(500);
+  // The grace covers waking the team's threads after they slept (a dispatch alone, an idle
+  // spell: up to a millisecond on a VM); a time slice lost to another process is several.
+  // Or an eighth of the team's best time, whichever is longer: waking a team that slept took
+  // 4.8 ms in one step of a 77 ms encoder (2 vCPUs of a VM).
+  static constexpr Duration kGrace = std::chrono::milliseconds(2);
+  static constexpr int kGraceShare = 8;
   static constexpr uint32_t kMinProbeInterval = 4;
   static constexpr uint32_t kMaxProbeInterval = 256;
 

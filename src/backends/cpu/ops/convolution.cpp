@@ -66,7 +66,8 @@ class ConvolutionOp final : public CpuOp {
         inputLayout ? *inputLayout : memory::desc(srcDims, memory::data_type::f32, activationTag);
     const memory::desc srcDesc =
         nhwc ? inputDesc_ : memory::desc(srcDims, memory::data_type::f32, Tag::any);
-    const memory::desc blockedDst(dstDims, memory::data_type::f32, Tag::any);
+    const memory::desc blockedDst =
+        context.outputLayoutOr(output_, memory::desc(dstDims, memory::data_type::f32, Tag::any));
     const memory::desc dstDesc = context.plainOutput || nhwc
                                      ? memory::desc(dstDims, memory::data_type::f32, activationTag)
                                      : blockedDst;
@@ -100,7 +101,8 @@ class ConvolutionOp final : public CpuOp {
       weightsStrides = {perGroup * strides.o, strides.o, strides.i, strides.h, strides.w};
     }
     plainWeightsDesc_ = memory::desc(weightsDims, memory::data_type::f32, weightsStrides);
-    const memory::desc anyWeightsDesc(weightsDims, memory::data_type::f32, Tag::any);
+    const memory::desc anyWeightsDesc =
+        context.weightsLayout(filter_, memory::desc(weightsDims, memory::data_type::f32, Tag::any));
 
     const memory::dims convolutionStrides{attributes.strides[0], attributes.strides[1]};
     const memory::dims dilations{attributes.dilations[0] - 1, attributes.dilations[1] - 1};
