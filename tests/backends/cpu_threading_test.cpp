@@ -205,6 +205,33 @@ TEST(CpuThreading, AloneGivesTheTeamsResults) {
   for (size_t i = 0; i < team.size(); ++i) EXPECT_NEAR(alone[i], team[i], 1e-6f) << i;
 }
 
+// With the team op's layouts oneDNN may have only its reference implementation for one thread
+// (det's first convolution: 3 input channels, stride 2, its result reordered to plain): such a
+// step keeps the team's op rather than run thousands of times slower.
+TEST(CpuThreading, NoAloneOpIsAReferenceWhereTheTeamsIsNot) {
+  ScopedThreading mode("alone");
+  MLContext context = createContext({.backend = "cpu", .numThreads = 2});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {MLOperandDataType::Float32, {1, 3, 64, 64}});
+  std::vector<float> filter(16 * 3 * 3 * 3, 0.1f), bias(16, 0.5f);
+  auto y = builder.relu(builder.conv2d(
+      x, builder.constant({MLOperandDataType::Float32, {16, 3, 3, 3}}, testing::bytesOf(filter)),
+      {.padding = {1, 1, 1, 1},
+       .strides = {2, 2},
+       .bias = builder.constant({MLOperandDataType::Float32, {16}}, testing::bytesOf(bias))}));
+  MLGraph graph = builder.build({{"y", y}});
+  const std::vector<float> result =
+      testing::runFloat(context, graph, {{"x", std::vector<float>(3 * 64 * 64, 1.0f)}}, "y");
+  ASSERT_EQ(result.size(), 16u * 32 * 32);
+  EXPECT_NEAR(result[33 * 1 + 16 * 0], 0.1f * 27 + 0.5f, 1e-4f);  // an inner pixel
+  for (const auto& step : cpu::planOf(*graph.state()->compiled)->steps) {
+    if (!step.aloneOp) continue;
+    const bool teamIsReference = step.implementation.rfind("ref", 0) == 0;
+    EXPECT_FALSE(!teamIsReference && step.aloneOp->implementation().rfind("ref", 0) == 0)
+        << step.types << ": " << step.aloneOp->implementation() << " for " << step.implementation;
+  }
+}
+
 TEST(CpuThreading, ADispatchFromTheCallersParallelRegionRunsAlone) {
   std::vector<float> expected;
   {

@@ -359,8 +359,12 @@ std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engi
   } catch (const dnnl::error&) {
     return nullptr;
   }
-  // It must be the same step: its output layout, its workspace within the step's.
+  // It must be the same step: its output layout, its workspace within the step's; and as fast
+  // a kind of implementation (with the team's layouts oneDNN may only have its reference one,
+  // thousands of times slower: det's first convolution).
+  const auto isReference = [](const std::string& name) { return name.rfind("ref", 0) == 0; };
   if (!alone || alone->implementation().empty() ||
+      (isReference(alone->implementation()) && !isReference(step.implementation)) ||
       alone->outputLayout() != step.op->outputLayout() ||
       alone->workspaceBytes() > step.workspaceBytes) {
     return nullptr;
