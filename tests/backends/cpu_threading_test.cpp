@@ -207,7 +207,8 @@ TEST(CpuThreading, AloneGivesTheTeamsResults) {
 
 // With the team op's layouts oneDNN may have only its reference implementation for one thread
 // (det's first convolution: 3 input channels, stride 2, its result reordered to plain): such a
-// step keeps the team's op rather than run thousands of times slower.
+// step gets an op in the layout oneDNN picks for one thread, on a copy of its filter, rather than
+// run thousands of times slower.
 TEST(CpuThreading, NoAloneOpIsAReferenceWhereTheTeamsIsNot) {
   ScopedThreading mode("alone");
   MLContext context = createContext({.backend = "cpu", .numThreads = 2});
@@ -225,6 +226,9 @@ TEST(CpuThreading, NoAloneOpIsAReferenceWhereTheTeamsIsNot) {
   ASSERT_EQ(result.size(), 16u * 32 * 32);
   EXPECT_NEAR(result[33 * 1 + 16 * 0], 0.1f * 27 + 0.5f, 1e-4f);  // an inner pixel
   for (const auto& step : cpu::planOf(*graph.state()->compiled)->steps) {
+    // Every oneDNN step got an op of one thread: the convolution on a copy of its filter in the
+    // layout its one-thread primitive picked.
+    EXPECT_TRUE(step.aloneOp || !step.op->fixesThreadCount()) << step.types;
     if (!step.aloneOp) continue;
     const bool teamIsReference = step.implementation.rfind("ref", 0) == 0;
     EXPECT_FALSE(!teamIsReference && step.aloneOp->implementation().rfind("ref", 0) == 0)

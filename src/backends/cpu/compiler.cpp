@@ -337,39 +337,44 @@ std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engi
   const PlanStep& step = plan.steps.at(index);
   if (!step.op->fixesThreadCount()) return nullptr;
   ThreadCountScope one(1);
-  std::unique_ptr<CpuOp> alone;
   const PlanStep::Recipe& recipe = step.recipe;
-  try {
-    if (recipe.reorder) {
-      const graph::OperandId from = step.reads.at(0), to = step.writes.at(0);
-      if (!plan.layouts.at(from)) return nullptr;
-      alone = std::make_unique<ToPlainOp>(engine, *plan.layouts[from],
-                                          ir.descriptor(plan.describedBy.at(to)), from, to);
-    } else {
-      OpCompileContext context{ir, ir.operations.at(recipe.operation), engine, std::move(memory)};
-      context.constants = &constants;
-      context.shareConstants = true;
-      context.layouts = &plan.layouts;
-      context.fusion = recipe.chain ? &*recipe.chain : nullptr;
-      context.views = recipe.views ? &*recipe.views : nullptr;
-      context.inputsPlain = recipe.inputsPlain;
-      context.plainOutput = recipe.plainOutput;
-      alone = createOp(context).op;
-    }
-  } catch (const dnnl::error&) {
-    return nullptr;
-  }
   // It must be the same step: its output layout, its workspace within the step's; and as fast
   // a kind of implementation (with the team's layouts oneDNN may only have its reference one,
   // thousands of times slower: det's first convolution).
   const auto isReference = [](const std::string& name) { return name.rfind("ref", 0) == 0; };
-  if (!alone || alone->implementation().empty() ||
-      (isReference(alone->implementation()) && !isReference(step.implementation)) ||
-      alone->outputLayout() != step.op->outputLayout() ||
-      alone->workspaceBytes() > step.workspaceBytes) {
-    return nullptr;
+  const auto fits = [&](const std::unique_ptr<CpuOp>& alone) {
+    return alone && !alone->implementation().empty() &&
+           !(isReference(alone->implementation()) && !isReference(step.implementation)) &&
+           alone->outputLayout() == step.op->outputLayout() &&
+           alone->workspaceBytes() <= step.workspaceBytes;
+  };
+  if (recipe.reorder) {
+    const graph::OperandId from = step.reads.at(0), to = step.writes.at(0);
+    if (!plan.layouts.at(from)) return nullptr;
+    try {
+      std::unique_ptr<CpuOp> alone = std::make_unique<ToPlainOp>(
+          engine, *plan.layouts[from], ir.descriptor(plan.describedBy.at(to)), from, to);
+      return fits(alone) ? std::move(alone) : nullptr;
+    } catch (const dnnl::error&) {
+      return nullptr;
+    }
   }
-  return alone;
+  OpCompileContext context{ir, ir.operations.at(recipe.operation), engine, std::move(memory)};
+  context.constants = &constants;
+  context.shareConstants = true;
+  context.layouts = &plan.layouts;
+  context.fusion = recipe.chain ? &*recipe.chain : nullptr;
+  context.views = recipe.views ? &*recipe.views : nullptr;
+  context.inputsPlain = recipe.inputsPlain;
+  context.plainOutput = recipe.plainOutput;
+  // First on the team op's packed constants; else on copies in the layouts it picks itself.
+  std::unique_ptr<CpuOp> alone = createOp(context).op;
+  if (fits(alone)) return alone;
+  alone.reset();
+  context.forceSharedLayouts = false;
+  context.copyConstants = true;
+  alone = createOp(context).op;
+  return fits(alone) ? std::move(alone) : nullptr;
 }
 
 }  // namespace webnn::cpu

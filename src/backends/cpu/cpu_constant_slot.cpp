@@ -279,6 +279,27 @@ std::shared_ptr<PackedConstant> CpuConstants::placed(graph::OperandId id,
   return nullptr;
 }
 
+std::shared_ptr<PackedConstant> CpuConstants::copyOfPlaced(graph::OperandId id,
+                                                           const dnnl::memory::desc& plain,
+                                                           const dnnl::memory::desc& packed) {
+  if (packed.data_type() != dnnl::memory::data_type::f32) return nullptr;
+  for (const Request& request : placed_) {
+    if (request.id != id) continue;
+    auto source = request.constant.lock();
+    if (!source || source->plainDesc() != plain ||
+        source->packedDesc().data_type() != dnnl::memory::data_type::f32) {
+      continue;
+    }
+    const uint64_t bytes = packed.get_size();
+    if (aloneCopyBytes_ + bytes > kAloneCopyBudget) return nullptr;
+    aloneCopyBytes_ += bytes;
+    auto copy = std::make_shared<PackedConstant>(engine_, plain, packed, memory_);
+    copy->resolveCopyOf(std::move(source));
+    return copy;
+  }
+  return nullptr;
+}
+
 std::optional<dnnl::memory::desc> CpuConstants::placedLayout(graph::OperandId id) const {
   for (const Request& request : placed_) {
     if (request.id != id) continue;
@@ -346,7 +367,7 @@ namespace webnn::cpu {
 
 dnnl::memory::desc OpCompileContext::weightsLayout(graph::OperandId id,
                                                    const dnnl::memory::desc& any) const {
-  if (!constants || !shareConstants) return any;
+  if (!constants || !shareConstants || !forceSharedLayouts) return any;
   auto layout = constants->placedLayout(id);
   if (!layout || layout->dims() != any.dims()) return any;
   dnnl_memory_desc_t asFloat = layout->data;
@@ -358,6 +379,9 @@ std::shared_ptr<PackedConstant> OpCompileContext::packedConstant(
     graph::OperandId id, const dnnl::memory::desc& plain, const dnnl::memory::desc& packed) const {
   if (constants && shareConstants) {
     if (auto placed = constants->placed(id, plain, packed)) return placed;
+    if (copyConstants) {
+      if (auto copy = constants->copyOfPlaced(id, plain, packed)) return copy;
+    }
     throw dnnl::error(dnnl_unimplemented, "the constant is not kept in this layout");
   }
   if (constants) return constants->request(id, plain, packed);

@@ -114,6 +114,13 @@ class CpuConstants {
   // compiled again shares it: compileAloneOp).
   std::shared_ptr<PackedConstant> placed(graph::OperandId id, const dnnl::memory::desc& plain,
                                          const dnnl::memory::desc& packed) const;
+  // A copy, in `packed`, of a placed float32 constant of `id` read as `plain`: for an op compiled
+  // again for one thread whose primitive wants another layout (squeeze-and-excitation
+  // convolutions of one pixel). Null when there is none or the copies of the graph would exceed
+  // kAloneCopyBudget (the step then runs on the team).
+  static constexpr uint64_t kAloneCopyBudget = 4ull << 20;
+  std::shared_ptr<PackedConstant> copyOfPlaced(graph::OperandId id, const dnnl::memory::desc& plain,
+                                               const dnnl::memory::desc& packed);
   // The packed layout of the first placed constant of `id`, if any.
   std::optional<dnnl::memory::desc> placedLayout(graph::OperandId id) const;
 
@@ -150,6 +157,7 @@ class CpuConstants {
   int threads_;
   std::vector<Request> requests_;
   std::vector<Request> placed_;  // the requests createSlots() placed
+  uint64_t aloneCopyBytes_ = 0;  // copyOfPlaced()'s copies
   StagingPool pool_;
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
   std::vector<bool> arrivesAsFloat16_;

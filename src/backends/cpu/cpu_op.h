@@ -101,6 +101,11 @@ struct OpCompileContext {
   // Compiling a step again (compileAloneOp): packedConstant() returns the constant the step's op
   // already keeps in that layout, and fails (dnnl::error) when there is none.
   bool shareConstants = false;
+  // With shareConstants: whether weightsLayout() asks for the team op's layout (else any), and
+  // whether packedConstant() may copy a constant the step's op keeps in another layout (within
+  // CpuConstants' budget for such copies).
+  bool forceSharedLayouts = true;
+  bool copyConstants = false;
 
   // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
   // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live

@@ -39,12 +39,28 @@ void PackedConstant::resolveReordered(bool once) {
   packed_ = dnnl::memory(packedDesc_, engine_, storage_.data());
 }
 
+void PackedConstant::resolveCopyOf(std::shared_ptr<PackedConstant> source) {
+  mode_ = Mode::CopyOf;
+  source_ = std::move(source);
+  storage_ = zeroedPackedBuffer(packedDesc_.get_size());
+  charge_ = backend::GaugeCharge(account_->constants, packedDesc_.get_size());
+  packed_ = dnnl::memory(packedDesc_, engine_, storage_.data());
+}
+
 void PackedConstant::pack(void* plainBytes) {
   switch (mode_) {
     case Mode::Unresolved:
       throw Error(Error::Kind::OperationError, "cpu backend: a packed constant was never placed");
     case Mode::OnArrival:
       return;  // the slot scattered every chunk into place
+    case Mode::CopyOf: {
+      if (!source_->memory().get_data_handle()) return;  // its bytes are not in yet
+      dnnl::memory from = source_->memory();
+      dnnl::stream stream(engine_);
+      dnnl::reorder(from, packed_).execute(stream, from, packed_);
+      stream.wait();
+      return;
+    }
     default:
       break;
   }
@@ -52,6 +68,7 @@ void PackedConstant::pack(void* plainBytes) {
   switch (mode_) {
     case Mode::Unresolved:
     case Mode::OnArrival:
+    case Mode::CopyOf:
       return;
     case Mode::Identity:
       packed_ = dnnl::memory(packedDesc_, engine_, plainBytes);

@@ -22,7 +22,7 @@ namespace webnn::cpu {
 
 class PackedConstant {
  public:
-  enum class Mode { Unresolved, OnArrival, Identity, Reordered };
+  enum class Mode { Unresolved, OnArrival, Identity, Reordered, CopyOf };
 
   PackedConstant(const dnnl::engine& engine, dnnl::memory::desc plain, dnnl::memory::desc packed,
                  std::shared_ptr<backend::MemoryAccount> memory);
@@ -39,6 +39,10 @@ class PackedConstant {
   void resolveIdentity();
   // `once`: a classic constant, whose bytes never change (packed at the first pack()).
   void resolveReordered(bool once);
+  // A copy of `source` (another op's packed constant of the same values) in this layout, made by
+  // pack() after every fill, after `source` is packed (an op compiled again for one thread whose
+  // primitive wants another layout: compileAloneOp).
+  void resolveCopyOf(std::shared_ptr<PackedConstant> source);
 
  private:
   dnnl::engine engine_;
@@ -49,6 +53,7 @@ class PackedConstant {
   HostBuffer storage_;  // Reordered: the packed bytes
   backend::GaugeCharge charge_;
   Mode mode_ = Mode::Unresolved;
+  std::shared_ptr<PackedConstant> source_;  // CopyOf
   bool once_ = false;
   bool packedOnce_ = false;
 };
