@@ -46,6 +46,30 @@ TEST(RunProfile, PrintsOneRowPerOpTypeAndImplementation) {
   EXPECT_EQ(plain.text.find("profile ("), std::string::npos) << plain.text;
 }
 
+// `webnn run --concurrent 2` times two dispatches at once, from two threads on the graph and on
+// two contexts, and still writes the outputs of the run.
+TEST(RunProfile, ConcurrentDispatchesAreTimed) {
+  if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  testing::ModelMaker m;
+  m.input("x", {1, 4, 8, 8});
+  m.floats("w", {8, 4, 3, 3}, std::vector<float>(8 * 4 * 9, 0.1f));
+  m.node("Conv", {"x", "w"}, {"y"});
+  m.output("y");
+  const std::string model = m.save();
+  const auto out = testing::runTool("run '" + model +
+                                    "' --random-inputs --iterations 3 --concurrent 2 --json "
+                                    "--output-dir '" +
+                                    m.folder() + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("concurrent: 2 dispatches at once"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("\"concurrent\": 2, \"concurrent_threads_ms\": "), std::string::npos)
+      << out.text;
+  EXPECT_EQ(out.text.find("\"concurrent_contexts_ms\": 0.000"), std::string::npos) << out.text;
+  const auto plain =
+      testing::runTool("run '" + model + "' --random-inputs --output-dir '" + m.folder() + "'");
+  EXPECT_EQ(plain.text.find("concurrent:"), std::string::npos) << plain.text;
+}
+
 #ifdef WEBNN_HAVE_CPU
 // The cpu backend runs a gru whose gates are relu on the reference kernel: `webnn run` says so
 // after the run (one line per kind of fallback, with its share of the time under --profile), and

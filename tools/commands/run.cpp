@@ -5,13 +5,17 @@
 #include <webnn/webnn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -40,7 +44,8 @@ struct RunOptions {
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
   bool json = false;
   bool profile = false;
-  bool strict = false;  // a fallback step is an error
+  bool strict = false;      // a fallback step is an error
+  uint32_t concurrent = 0;  // > 1: also time that many dispatches at once (threads, contexts)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -302,6 +307,7 @@ int run(const RunOptions& o) {
   // Inputs.
   std::mt19937_64 rng(o.seed);
   MLNamedTensors inputs, outputs;
+  std::map<std::string, std::vector<std::byte>> inputBytes;  // --concurrent: for the copies
   for (const auto& [name, descriptor] : model.inputs) {
     auto it = given.find(name);
     tools::NpyArray array;
@@ -323,6 +329,7 @@ int run(const RunOptions& o) {
     MLTensor tensor = context.createTensor({descriptor, false, true});
     context.writeTensor(tensor, array.data);
     inputs[name] = tensor;
+    if (o.concurrent > 1) inputBytes[name] = array.data;
   }
   for (const auto& [name, descriptor] : model.outputs) {
     outputs[name] = context.createTensor({descriptor, true, false});
@@ -337,6 +344,92 @@ int run(const RunOptions& o) {
     start = Clock::now();
     context.dispatch(graph, inputs, outputs);
     steady.push_back(msSince(start));
+  }
+
+  // --concurrent N: N dispatches at once, from N threads on this graph (each with its own
+  // tensors), then from N threads each on a context and graph of its own; each thread runs
+  // --iterations dispatches, all starting together. The median over every thread's dispatches.
+  double concurrentThreadsMs = 0, concurrentContextsMs = 0;
+  if (o.concurrent > 1 && !steady.empty()) {
+    const uint32_t n = o.concurrent;
+    auto medianOfAtOnce = [&](const std::vector<std::function<void()>>& dispatchers) {
+      std::vector<std::vector<double>> times(n);
+      std::vector<std::exception_ptr> failures(n);
+      std::atomic<uint32_t> ready{0};
+      std::vector<std::thread> threads;
+      for (uint32_t k = 0; k < n; ++k) {
+        threads.emplace_back([&, k] {
+          ready.fetch_add(1);
+          while (ready.load() < n) std::this_thread::yield();
+          try {
+            for (uint32_t i = 0; i < o.iterations; ++i) {
+              const auto began = Clock::now();
+              dispatchers[k]();
+              times[k].push_back(msSince(began));
+            }
+          } catch (...) {
+            failures[k] = std::current_exception();
+          }
+        });
+      }
+      for (auto& thread : threads) thread.join();
+      for (const auto& failure : failures) {
+        if (failure) std::rethrow_exception(failure);
+      }
+      std::vector<double> all;
+      for (const auto& list : times) all.insert(all.end(), list.begin(), list.end());
+      std::sort(all.begin(), all.end());
+      return all[all.size() / 2];
+    };
+    auto tensorsIn = [&](MLContext& where, const onnx::ImportedModel& imported) {
+      std::pair<MLNamedTensors, MLNamedTensors> bound;
+      for (const auto& [name, descriptor] : imported.inputs) {
+        MLTensor tensor = where.createTensor({descriptor, false, true});
+        where.writeTensor(tensor, inputBytes.at(name));
+        bound.first[name] = tensor;
+      }
+      for (const auto& [name, descriptor] : imported.outputs) {
+        bound.second[name] = where.createTensor({descriptor, true, false});
+      }
+      return bound;
+    };
+    std::vector<std::pair<MLNamedTensors, MLNamedTensors>> ownTensors;
+    for (uint32_t k = 0; k < n; ++k) ownTensors.push_back(tensorsIn(context, model));
+    std::vector<std::function<void()>> sameGraph;
+    for (uint32_t k = 0; k < n; ++k) {
+      sameGraph.push_back(
+          [&, k] { context.dispatch(graph, ownTensors[k].first, ownTensors[k].second); });
+    }
+    concurrentThreadsMs = medianOfAtOnce(sameGraph);
+    // More contexts, each with the model imported and its weights loaded again.
+    struct Copy {
+      MLContext context;
+      onnx::ImportedModel model;
+      MLGraph graph;
+      std::pair<MLNamedTensors, MLNamedTensors> tensors;
+    };
+    std::vector<std::unique_ptr<Copy>> copies;
+    for (uint32_t k = 1; k < n; ++k) {
+      auto copy = std::make_unique<Copy>();
+      copy->context = createContext(contextOptions);
+      MLGraphBuilder copyBuilder(copy->context);
+      copy->model = onnx::importModel(o.model, copyBuilder, importOptions);
+      copy->graph = copyBuilder.build(copy->model.outputOperands);
+      LoadOptions quietLoad = loadOptions;
+      quietLoad.progress = nullptr;
+      copy->graph.loadConstants(*copy->model.weights, quietLoad);
+      copy->tensors = tensorsIn(copy->context, copy->model);
+      copy->context.dispatch(copy->graph, copy->tensors.first, copy->tensors.second);
+      copies.push_back(std::move(copy));
+    }
+    std::vector<std::function<void()>> ownContexts;
+    ownContexts.push_back([&] { context.dispatch(graph, inputs, outputs); });
+    for (auto& copy : copies) {
+      Copy* c = copy.get();
+      ownContexts.push_back(
+          [c] { c->context.dispatch(c->graph, c->tensors.first, c->tensors.second); });
+    }
+    concurrentContextsMs = medianOfAtOnce(ownContexts);
   }
 
   // Outputs.
@@ -371,6 +464,14 @@ int run(const RunOptions& o) {
     std::printf(", median of %zu dispatches %.1f ms", steady.size(), steady[steady.size() / 2]);
   }
   std::printf("\n");
+  if (concurrentThreadsMs > 0) {
+    const double alone = steady[steady.size() / 2];
+    std::printf(
+        "concurrent: %u dispatches at once, median %.1f ms from %u threads on this graph (%.2f x "
+        "one at a time), %.1f ms on %u contexts (%.2f x)\n",
+        o.concurrent, concurrentThreadsMs, o.concurrent, concurrentThreadsMs / alone,
+        concurrentContextsMs, o.concurrent, concurrentContextsMs / alone);
+  }
   if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
   printFallbacks(implementations, afterFirst, graph.profile(), o.profile && o.iterations > 0);
   const uint64_t peak = peakRssBytes();
@@ -386,10 +487,12 @@ int run(const RunOptions& o) {
     std::printf(
         "run-json: {\"backend\": \"%s\", \"parse_ms\": %.3f, \"build_ms\": %.3f, "
         "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, "
-        "\"median_ms\": %.3f, \"peak_rss_bytes\": %llu, \"weight_bytes\": %llu}\n",
+        "\"median_ms\": %.3f, \"peak_rss_bytes\": %llu, \"weight_bytes\": %llu, "
+        "\"concurrent\": %u, \"concurrent_threads_ms\": %.3f, \"concurrent_contexts_ms\": %.3f}\n",
         context.backendName().c_str(), parseMs, buildMs, loadMs, firstMs, steady.size(),
         steady.empty() ? firstMs : steady[steady.size() / 2], static_cast<unsigned long long>(peak),
-        static_cast<unsigned long long>(model.weightBytes));
+        static_cast<unsigned long long>(model.weightBytes), o.concurrent, concurrentThreadsMs,
+        concurrentContextsMs);
   }
   return 0;
 }
@@ -432,6 +535,10 @@ WEBNN_COMMAND("run", registerRunCommand,
                "Fail (before loading weights) when the backend would run any step on its "
                "reference kernel (a fallback); without it, each kind is printed after the run");
   app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
+  app.add_option("--concurrent", o->concurrent,
+                 "N > 1: after the run, time N dispatches at once (--iterations each), from N "
+                 "threads on the graph and from N threads on N contexts (the model loaded N "
+                 "times); prints each median against one at a time");
   return [o] {
     try {
       return run(*o);
