@@ -103,6 +103,27 @@ TEST(ThreadGovernor, ChoosesTheFasterModeAndProbesTheOtherLessOftenWhileItStaysS
   EXPECT_LE(figures.aloneDispatches, 6u);
 }
 
+TEST(ThreadGovernor, AProbeThatComesCloseIsRepeatedSoon) {
+  // The team takes 10 ms, alone 11 ms: the choice holds, but by less than the clear margin, so
+  // the probes stay every kMinProbeInterval dispatches.
+  ThreadGovernor governor(2, 2);
+  std::vector<uint64_t> probesAt;
+  for (uint64_t n = 0; n < 40; ++n) {
+    const auto dispatch = governor.begin(quiet);
+    if (dispatch.probe) probesAt.push_back(n);
+    if (dispatch.mode == TeamMode::Team) {
+      teamDispatch(governor, dispatch, 2, milliseconds(5));
+    } else {
+      governor.end(dispatch, {}, std::nullopt, milliseconds(11));
+    }
+  }
+  EXPECT_EQ(governor.figures().chosen, TeamMode::Team);
+  ASSERT_GE(probesAt.size(), 8u);
+  for (size_t i = 1; i < probesAt.size(); ++i) {
+    EXPECT_EQ(probesAt[i] - probesAt[i - 1], ThreadGovernor::kMinProbeInterval);
+  }
+}
+
 TEST(ThreadGovernor, SwitchesToAloneWhenAloneIsFaster) {
   // A small model: 1.4 ms in the team, 0.9 ms alone; the first dispatch (warming up) and the one
   // that compiled the alone ops give no figure.

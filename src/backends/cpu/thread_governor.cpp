@@ -101,10 +101,13 @@ void ThreadGovernor::end(const Dispatch& dispatch, const std::vector<Duration>& 
   if (dispatch.probe && warmingUp) {
     sinceProbe_ = probeInterval_;  // it measured nothing: probe again at the next dispatch
   } else if (dispatch.probe) {
-    // A probe that confirms the choice: probe half as often; one that changes it: often
-    // again.
-    probeInterval_ =
-        chosen_ == before ? std::min(probeInterval_ * 2, kMaxProbeInterval) : kMinProbeInterval;
+    // A probe that confirms the choice by a clear margin: probe half as often; a close one (the
+    // first runs after compiling are slower) or one that changes it: often again.
+    const bool clear = team_ && alone_ &&
+                       (chosen_ == TeamMode::Team ? *alone_ > *team_ * kClearMargin
+                                                  : *team_ > *alone_ * kClearMargin);
+    probeInterval_ = chosen_ == before && clear ? std::min(probeInterval_ * 2, kMaxProbeInterval)
+                                                : kMinProbeInterval;
   } else if (chosen_ != before) {
     probeInterval_ = kMinProbeInterval;
     sinceProbe_ = 0;

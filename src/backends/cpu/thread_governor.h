@@ -14,8 +14,9 @@
 // - A dispatch starts in the mode whose recent latency is lower (the team until the alone mode
 //   was measured); every `probeInterval` dispatches it runs the other mode once to refresh its
 //   figure (a probe's time replaces it: the old one is stale; the chosen mode's times are
-//   averaged). The interval doubles (up to kMaxProbeInterval) while probes confirm the choice and
-//   starts again from kMinProbeInterval when a probe changes it.
+//   averaged). The interval doubles (up to kMaxProbeInterval) while probes confirm the choice by
+//   more than kClearMargin and starts again from kMinProbeInterval when a probe changes it or
+//   comes close.
 // - In the team, after each step, the time since the dispatch began is compared with the
 //   fastest time the team ever reached that step in: beyond kSlowdown times it plus a grace, the
 //   rest of the dispatch runs alone (the team's latency is then taken as unknown until a probe
@@ -53,6 +54,7 @@ class ThreadGovernor {
   static constexpr int kGraceShare = 8;
   static constexpr uint32_t kMinProbeInterval = 4;
   static constexpr uint32_t kMaxProbeInterval = 256;
+  static constexpr double kClearMargin = 1.25;
 
   // `steps`: the plan's step count. `teamSize`: the threads of the team (1: every dispatch runs
   // alone and nothing is measured).
