@@ -41,6 +41,23 @@ void teamDispatch(ThreadGovernor& governor, const ThreadGovernor::Dispatch& disp
   governor.end(dispatch, reach, std::nullopt, step * static_cast<int64_t>(steps));
 }
 
+// `count` dispatches of a 2-step graph on a quiet machine, the team taking `team` (two steps of
+// half of it) and alone `alone`. Returns the dispatches that were probes.
+std::vector<uint64_t> probesOver(ThreadGovernor& governor, uint64_t count, Duration team,
+                                 Duration alone) {
+  std::vector<uint64_t> probesAt;
+  for (uint64_t n = 0; n < count; ++n) {
+    const auto dispatch = governor.begin(quiet);
+    if (dispatch.probe) probesAt.push_back(n);
+    if (dispatch.mode == TeamMode::Team) {
+      teamDispatch(governor, dispatch, 2, team / 2);
+    } else {
+      governor.end(dispatch, {}, std::nullopt, alone);
+    }
+  }
+  return probesAt;
+}
+
 TEST(ThreadGovernor, StartsInTheTeamOnAQuietMachineAndAloneOnABusyOne) {
   ThreadGovernor quietGovernor(4, 2), busyGovernor(4, 2), single(4, 1);
   EXPECT_EQ(quietGovernor.begin(quiet).mode, TeamMode::Team);
@@ -84,16 +101,8 @@ TEST(ThreadGovernor, ChoosesTheFasterModeAndProbesTheOtherLessOftenWhileItStaysS
   ThreadGovernor governor(2, 2);
   // The team takes 10 ms, alone 17 ms: the team stays chosen, each probe of alone doubles the
   // interval to the next one.
-  std::vector<uint64_t> probesAt;
-  for (uint64_t n = 0; n < 100; ++n) {
-    const auto dispatch = governor.begin(quiet);
-    if (dispatch.probe) probesAt.push_back(n);
-    if (dispatch.mode == TeamMode::Team) {
-      teamDispatch(governor, dispatch, 2, milliseconds(5));
-    } else {
-      governor.end(dispatch, {}, std::nullopt, milliseconds(17));
-    }
-  }
+  const std::vector<uint64_t> probesAt =
+      probesOver(governor, 100, milliseconds(10), milliseconds(17));
   const auto figures = governor.figures();
   EXPECT_EQ(figures.chosen, TeamMode::Team);
   ASSERT_GE(probesAt.size(), 3u);
@@ -107,16 +116,8 @@ TEST(ThreadGovernor, AProbeThatComesCloseIsRepeatedSoon) {
   // The team takes 10 ms, alone 11 ms: the choice holds, but by less than the clear margin, so
   // the probes stay every kMinProbeInterval dispatches.
   ThreadGovernor governor(2, 2);
-  std::vector<uint64_t> probesAt;
-  for (uint64_t n = 0; n < 40; ++n) {
-    const auto dispatch = governor.begin(quiet);
-    if (dispatch.probe) probesAt.push_back(n);
-    if (dispatch.mode == TeamMode::Team) {
-      teamDispatch(governor, dispatch, 2, milliseconds(5));
-    } else {
-      governor.end(dispatch, {}, std::nullopt, milliseconds(11));
-    }
-  }
+  const std::vector<uint64_t> probesAt =
+      probesOver(governor, 40, milliseconds(10), milliseconds(11));
   EXPECT_EQ(governor.figures().chosen, TeamMode::Team);
   ASSERT_GE(probesAt.size(), 8u);
   for (size_t i = 1; i < probesAt.size(); ++i) {
