@@ -108,23 +108,24 @@ void CpuExecutable::dispatch(const backend::BoundTensors& inputs,
     return std::chrono::duration_cast<ThreadGovernor::Duration>(std::chrono::steady_clock::now() -
                                                                 began);
   };
-  ThreadGovernor::Dispatch mode;
-  if (omp_in_parallel()) {
-    // Called from a parallel region of the caller's: oneDNN would run the team's primitives on one
-    // thread, which some of them (cut per thread when made) do not support.
-    mode.mode = TeamMode::Alone;
+  ThreadGovernor::Dispatch& mode = arena.mode;
+  if (omp_in_parallel() || threading_ != Threading::Adaptive) {
+    // Called from a parallel region of the caller's, oneDNN would run the team's primitives on one
+    // thread, which some of them (cut per thread when made) do not support: alone.
+    mode.deadlines.clear();
+    mode.probe = false;
     mode.external = true;
-  } else if (threading_ == Threading::Adaptive) {
-    mode = governor_.begin(machineIsBusy);
+    mode.mode =
+        threading_ == Threading::Team && !omp_in_parallel() ? TeamMode::Team : TeamMode::Alone;
   } else {
-    mode.mode = threading_ == Threading::Team ? TeamMode::Team : TeamMode::Alone;
+    governor_.begin(machineIsBusy, mode);
   }
   // In the team: each step on every thread, until the team falls behind its record.
   size_t next = 0;
   std::optional<size_t> leftTeamAt;
-  std::vector<ThreadGovernor::Duration> reach;
+  std::vector<ThreadGovernor::Duration>& reach = arena.reach;
+  reach.clear();
   if (mode.mode == TeamMode::Team) {
-    reach.reserve(plan_.steps.size());
     while (next < plan_.steps.size()) {
       runStep(next, *plan_.steps[next].op, stream, tensors);
       ++next;
@@ -137,7 +138,7 @@ void CpuExecutable::dispatch(const backend::BoundTensors& inputs,
   }
   const bool compiledAloneOps = runAlone(next, stream, tensors);
   stream.wait();
-  if (threading_ == Threading::Adaptive && !mode.external) {
+  if (!mode.external) {
     if (leftTeamAt || mode.mode != TeamMode::Team) reach.clear();
     governor_.end(mode, reach, leftTeamAt, elapsed(), compiledAloneOps);
   }
@@ -209,8 +210,12 @@ CpuExecutable::PooledArena CpuExecutable::takeArena() {
       return arena;
     }
   }
-  return {std::make_unique<HostBuffer>(plan_.arena.arenaBytes),
-          backend::GaugeCharge(memory_->activations, plan_.arena.arenaBytes)};
+  PooledArena arena;
+  arena.buffer = std::make_unique<HostBuffer>(plan_.arena.arenaBytes);
+  arena.charge = backend::GaugeCharge(memory_->activations, plan_.arena.arenaBytes);
+  arena.mode.deadlines.reserve(plan_.steps.size());
+  arena.reach.reserve(plan_.steps.size());
+  return arena;
 }
 
 void CpuExecutable::giveBack(PooledArena arena) {

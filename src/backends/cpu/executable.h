@@ -63,6 +63,9 @@ class CpuExecutable {
   struct PooledArena {
     std::unique_ptr<HostBuffer> buffer;
     backend::GaugeCharge charge;
+    // The dispatch's threading bookkeeping, kept with the arena so that it allocates once.
+    ThreadGovernor::Dispatch mode;
+    std::vector<ThreadGovernor::Duration> reach;
   };
   PooledArena takeArena();
   void giveBack(PooledArena arena);

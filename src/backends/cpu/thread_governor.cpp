@@ -15,10 +15,18 @@ ThreadGovernor::ThreadGovernor(size_t steps, uint32_t teamSize)
 }
 
 ThreadGovernor::Dispatch ThreadGovernor::begin(const std::function<bool()>& machineBusy) {
-  std::lock_guard lock(mutex_);
   Dispatch dispatch;
+  begin(machineBusy, dispatch);
+  return dispatch;
+}
+
+void ThreadGovernor::begin(const std::function<bool()>& machineBusy, Dispatch& dispatch) {
+  std::lock_guard lock(mutex_);
   dispatch.mode = chosen_;
-  if (teamSize_ <= 1) return dispatch;
+  dispatch.probe = false;
+  dispatch.external = false;
+  dispatch.deadlines.clear();
+  if (teamSize_ <= 1) return;
   if (!started_) {
     started_ = true;
     if (machineBusy && machineBusy()) chosen_ = TeamMode::Alone;
@@ -36,12 +44,10 @@ ThreadGovernor::Dispatch ThreadGovernor::begin(const std::function<bool()>& mach
     dispatch.deadlines.assign(steps_, limit);
   } else if (dispatch.mode == TeamMode::Team && bestReach_.size() == steps_ && steps_ > 0) {
     const Duration grace = std::max(kGrace, bestReach_.back() / kGraceShare);
-    dispatch.deadlines.reserve(steps_);
     for (Duration reach : bestReach_) {
       dispatch.deadlines.push_back(std::chrono::duration_cast<Duration>(reach * kSlowdown) + grace);
     }
   }
-  return dispatch;
 }
 
 void ThreadGovernor::blend(std::optional<Duration>& figure, Duration sample) {

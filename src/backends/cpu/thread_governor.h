@@ -74,6 +74,8 @@ class ThreadGovernor {
   };
   // `machineBusy`: asked only for a graph's first dispatch (whether other threads hold every core).
   Dispatch begin(const std::function<bool()>& machineBusy);
+  // The same into `dispatch`, reusing its storage (a steady-state dispatch allocates nothing).
+  void begin(const std::function<bool()>& machineBusy, Dispatch& dispatch);
   // A dispatch is over. `stepReach`: when it ran whole in the team, the time since it began at the
   // end of each step (empty otherwise); `leftTeamAt`: the step after which it left the team, if it
   // did; `total`: its time.
