@@ -26,6 +26,7 @@ void registerBackendsCommand();
 void registerConformanceCommand();
 void registerInspectCommand();
 void registerLoadBenchCommand();
+void registerOnnxTestCommand();
 void registerRunCommand();
 void registerAllCommands();
 

@@ -8,6 +8,7 @@ void registerAllCommands() {
   registerConformanceCommand();
   registerInspectCommand();
   registerLoadBenchCommand();
+  registerOnnxTestCommand();
   registerRunCommand();
 }
 
