@@ -9,12 +9,14 @@
 namespace webnn::onnx_import {
 
 std::string Context::where() const {
+  if (!node) return "the graph's outputs";
   std::string name = node->name();
   if (name.empty() && node->output_size() > 0) name = node->output(0);
   return node->op_type() + " node " + quoteName(name);
 }
 
 std::string Context::label() const {
+  if (!node) return "output";
   if (!node->name().empty()) return node->name();
   return node->output_size() > 0 ? node->output(0) : node->op_type();
 }

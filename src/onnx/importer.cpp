@@ -237,6 +237,24 @@ void checkWeightLimits(const std::vector<WeightEntry>& entries, const ImportOpti
 std::vector<uint32_t> inputShape(const ::onnx::ValueInfoProto& input, const ImportOptions& options,
                                  std::vector<std::string>& unknown, const std::string& path) {
   if (auto it = options.inputShapes.find(input.name()); it != options.inputShapes.end()) {
+    // A given shape fills the model's dynamic dimensions; it may not contradict a fixed one.
+    const auto& type = input.type().tensor_type();
+    if (type.has_shape()) {
+      const auto& dims = type.shape().dim();
+      const auto text = weights::shapeToString(it->second);
+      if (static_cast<size_t>(dims.size()) != it->second.size()) {
+        throwTypeError(path + ": input " + quoteName(input.name()) + " has rank " +
+                       std::to_string(dims.size()) + " in the model, but the shape given is " +
+                       text);
+      }
+      for (int d = 0; d < dims.size(); ++d) {
+        if (dims[d].has_dim_value() && dims[d].dim_value() != it->second[static_cast<size_t>(d)]) {
+          throwTypeError(path + ": input " + quoteName(input.name()) + " dimension " +
+                         std::to_string(d) + " is " + std::to_string(dims[d].dim_value()) +
+                         " in the model, but the shape given is " + text);
+        }
+      }
+    }
     return it->second;
   }
   std::vector<uint32_t> shape;
@@ -451,15 +469,19 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
 
   for (const auto& output : graph.output()) {
     c.node = nullptr;
-    auto it = c.values.find(output.name());
-    if (it == c.values.end())
+    if (!c.values.count(output.name()))
       throwDataError(path, "output " + quoteName(output.name()) + " is not computed by the graph");
-    Value& v = it->second;
-    if (!v.operand || v.operand->isConstant()) {
-      throwNotSupported(path + ": output " + quoteName(output.name()) + " is a constant");
+    // A WebNN graph's outputs are results of operations: an output that is a constant (folded
+    // at import: Shape, Size, Constant) or a graph input (Identity) goes through identity.
+    MLOperand operand = c.operand(output.name());
+    const bool isInput =
+        std::any_of(result.inputs.begin(), result.inputs.end(),
+                    [&](const auto& in) { return c.values.at(in.first).operand == operand; });
+    if (operand.isConstant() || isInput) {
+      operand = builder.identity(operand, {"output " + output.name()});
     }
-    result.outputOperands[output.name()] = *v.operand;
-    result.outputs.emplace_back(output.name(), v.operand->descriptor());
+    result.outputOperands[output.name()] = operand;
+    result.outputs.emplace_back(output.name(), operand.descriptor());
   }
   result.weightBytes = c.weightBytes;
   result.weightCount = c.weightCount;

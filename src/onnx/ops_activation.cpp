@@ -1,5 +1,5 @@
-// Activation ONNX ops: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, PRelu, Clip,
-// Gelu, Softplus, Softsign, Softmax, LogSoftmax.
+// Activation ONNX ops: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, Selu,
+// ThresholdedRelu, Shrink, PRelu, Clip, Gelu, Softplus, Softsign, Softmax, LogSoftmax.
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -49,6 +49,37 @@ void elu(Context& c) {
   options.label = c.label();
   options.alpha = c.attrFloat("alpha", 1.0f);
   c.setOutput(0, c.builder.elu(c.input(0), options));
+}
+
+void selu(Context& c) {
+  MLEluOptions options;
+  options.label = c.label() + "/elu";
+  options.alpha = c.attrFloat("alpha", 1.67326319217681884765625f);
+  MLOperand x = c.input(0);
+  const double gamma = c.attrFloat("gamma", 1.05070102214813232421875f);
+  c.setOutput(0,
+              c.builder.mul(c.builder.elu(x, options), c.scalar(x.dataType(), gamma), {c.label()}));
+}
+
+void thresholdedRelu(Context& c) {
+  MLOperand x = c.input(0);
+  const MLOperand above =
+      c.builder.greater(x, c.scalar(x.dataType(), c.attrFloat("alpha", 1.0f)), {c.label() + "/gt"});
+  c.setOutput(0, c.builder.where(above, x, c.scalar(x.dataType(), 0.0), {c.label()}));
+}
+
+// x + bias below -lambd, x - bias above lambd, 0 between.
+void shrink(Context& c) {
+  MLOperand x = c.input(0);
+  const auto type = x.dataType();
+  const double lambd = c.attrFloat("lambd", 0.5f), bias = c.attrFloat("bias", 0.0f);
+  const MLOperand below = c.builder.lesser(x, c.scalar(type, -lambd), {c.label() + "/below"});
+  const MLOperand above = c.builder.greater(x, c.scalar(type, lambd), {c.label() + "/above"});
+  const MLOperand raised = c.builder.add(x, c.scalar(type, bias), {c.label() + "/raised"});
+  const MLOperand lowered = c.builder.sub(x, c.scalar(type, bias), {c.label() + "/lowered"});
+  const MLOperand outer =
+      c.builder.where(above, lowered, c.scalar(type, 0.0), {c.label() + "/outer"});
+  c.setOutput(0, c.builder.where(below, raised, outer, {c.label()}));
 }
 
 void prelu(Context& c) {
@@ -142,6 +173,9 @@ void addActivationOps(OpTable& t) {
   t["HardSwish"] = {hardSwish};
   t["LeakyRelu"] = {leakyRelu};
   t["Elu"] = {elu};
+  t["Selu"] = {selu};
+  t["ThresholdedRelu"] = {thresholdedRelu};
+  t["Shrink"] = {shrink};
   t["PRelu"] = {prelu};
   t["Softplus"] = {softplus};
   t["Softsign"] = {softsign};

@@ -1,4 +1,5 @@
-// Element-wise ONNX ops: arithmetic, comparisons, logic, Where, Cast, unary math, Identity.
+// Element-wise ONNX ops: arithmetic (Mod from div), comparisons, logic, Where, Cast, CastLike,
+// unary math (the hyperbolic functions from exp, log and sqrt), IsInf, Identity, Dropout.
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -55,17 +56,111 @@ void where(Context& c) {
   c.setOutput(0, c.builder.where(condition, a, b, {c.label()}));
 }
 
-void cast(Context& c) {
-  const auto to = static_cast<int32_t>(c.attrInt("to", 0));
-  MLOperand x = c.input(0);
+MLOperand castTo(Context& c, const MLOperand& x, int32_t to) {
   if (to == kBool) {
     // ONNX: non-zero -> true; WebNN's cast would keep the value.
-    c.setOutput(0, c.builder.notEqual(x, c.scalar(x.dataType(), 0.0), {c.label()}));
-    return;
+    return c.builder.notEqual(x, c.scalar(x.dataType(), 0.0), {c.label()});
   }
   const auto type = webnnType(to);
   if (!type) c.fail("Cast to " + onnxTypeName(to) + " is not supported");
-  c.setOutput(0, x.dataType() == *type ? x : c.builder.cast(x, *type, {c.label()}));
+  return x.dataType() == *type ? x : c.builder.cast(x, *type, {c.label()});
+}
+
+void cast(Context& c) {
+  c.setOutput(0, castTo(c, c.input(0), static_cast<int32_t>(c.attrInt("to", 0))));
+}
+
+// CastLike: to the ONNX type of its second input.
+void castLike(Context& c) {
+  c.setOutput(0, castTo(c, c.input(0), c.onnxType(1)));
+}
+
+// Mod: fmod=1 is C's fmod (the sign of the dividend), a - trunc(a / b) * b; fmod=0 (integers
+// only) is Python's %, the sign of the divisor: the remainder plus b when their signs differ.
+// float16 is computed in float32 (a / b rounded to half would lose the remainder).
+void mod(Context& c) {
+  auto [a, b] = sameTypeInputs(c);
+  const bool fmod = c.attrInt("fmod", 0) != 0;
+  const MLOperandDataType type = a.dataType();
+  const bool floating = isFloatingPoint(type);
+  if (floating && !fmod) c.failData("fmod=0 is defined for integers only (ONNX)");
+  const std::string l = c.label();
+  if (type == MLOperandDataType::Float16) {
+    a = c.builder.cast(a, MLOperandDataType::Float32, {l + "/a32"});
+    b = c.builder.cast(b, MLOperandDataType::Float32, {l + "/b32"});
+  }
+  const MLOperandDataType computeType = a.dataType();
+  MLOperand quotient = c.builder.div(a, b, {l + "/div"});
+  const MLOperand zero = c.scalar(computeType, 0.0);
+  if (floating) {  // integer division already truncates
+    const MLOperand negative = c.builder.lesser(quotient, zero, {l + "/negative"});
+    quotient = c.builder.where(negative, c.builder.ceil(quotient, {l + "/ceil"}),
+                               c.builder.floor(quotient, {l + "/floor"}), {l + "/trunc"});
+  }
+  MLOperand remainder =
+      c.builder.sub(a, c.builder.mul(quotient, b, {l + "/times"}), {floating ? l + "/r" : l});
+  if (!fmod && isSigned(type)) {
+    const MLOperand signsDiffer =
+        c.builder.notEqual(c.builder.lesser(remainder, zero, {l + "/rneg"}),
+                           c.builder.lesser(b, zero, {l + "/bneg"}), {l + "/signs"});
+    const MLOperand adjust = c.builder.logicalAnd(
+        c.builder.notEqual(remainder, zero, {l + "/nonzero"}), signsDiffer, {l + "/adjust"});
+    remainder = c.builder.where(adjust, c.builder.add(remainder, b, {l + "/plus"}), remainder, {l});
+  }
+  if (type == MLOperandDataType::Float16) remainder = c.builder.cast(remainder, type, {l});
+  c.setOutput(0, remainder);
+}
+
+void isInf(Context& c) {
+  MLOperand x = c.input(0);
+  const bool negative = c.attrInt("detect_negative", 1) != 0;
+  const bool positive = c.attrInt("detect_positive", 1) != 0;
+  const std::string l = c.label();
+  if (negative && positive) {
+    c.setOutput(0, c.builder.isInfinite(x, {l}));
+    return;
+  }
+  const MLOperand infinite = c.builder.isInfinite(x, {l + "/inf"});
+  const MLOperand zero = c.scalar(x.dataType(), 0.0);
+  const MLOperand side = positive ? c.builder.greater(x, zero, {l + "/side"})
+                                  : c.builder.lesser(x, zero, {l + "/side"});
+  const MLOperand none = c.builder.notEqual(zero, zero, {l + "/none"});
+  c.setOutput(0, negative || positive ? c.builder.logicalAnd(infinite, side, {l})
+                                      : c.builder.logicalAnd(infinite, none, {l}));
+}
+
+// Hyperbolic functions from exp, log and sqrt.
+template <int kWhich>
+void hyperbolic(Context& c) {
+  MLOperand x = c.input(0);
+  const auto type = x.dataType();
+  const std::string l = c.label();
+  auto half = [&](const MLOperand& v, const std::string& name) {
+    return c.builder.mul(v, c.scalar(type, 0.5), {name});
+  };
+  auto one = c.scalar(type, 1.0);
+  if (kWhich == 0 || kWhich == 1) {  // Sinh, Cosh: (e^x -+ e^-x) / 2
+    const MLOperand up = c.builder.exp(x, {l + "/exp"});
+    const MLOperand down = c.builder.exp(c.builder.neg(x, {l + "/neg"}), {l + "/expneg"});
+    c.setOutput(0, half(kWhich == 0 ? c.builder.sub(up, down, {l + "/sub"})
+                                    : c.builder.add(up, down, {l + "/add"}),
+                        l));
+  } else if (kWhich == 2) {  // Asinh: sign(x) log(|x| + sqrt(x^2 + 1)), no cancellation below 0
+    const MLOperand magnitude = c.builder.abs(x, {l + "/abs"});
+    const MLOperand root = c.builder.sqrt(
+        c.builder.add(c.builder.mul(x, x, {l + "/square"}), one, {l + "/plus1"}), {l + "/sqrt"});
+    const MLOperand logarithm =
+        c.builder.log(c.builder.add(magnitude, root, {l + "/sum"}), {l + "/log"});
+    c.setOutput(0, c.builder.mul(c.builder.sign(x, {l + "/sign"}), logarithm, {l}));
+  } else if (kWhich == 3) {  // Acosh: log(x + sqrt(x^2 - 1))
+    const MLOperand root = c.builder.sqrt(
+        c.builder.sub(c.builder.mul(x, x, {l + "/square"}), one, {l + "/minus1"}), {l + "/sqrt"});
+    c.setOutput(0, c.builder.log(c.builder.add(x, root, {l + "/sum"}), {l}));
+  } else {  // Atanh: log((1 + x) / (1 - x)) / 2
+    const MLOperand ratio = c.builder.div(c.builder.add(one, x, {l + "/plus"}),
+                                          c.builder.sub(one, x, {l + "/minus"}), {l + "/ratio"});
+    c.setOutput(0, half(c.builder.log(ratio, {l + "/log"}), l));
+  }
 }
 
 std::string checkCast(const ::onnx::NodeProto& node, int64_t) {
@@ -78,9 +173,20 @@ void identity(Context& c) {
   c.setOutput(0, c.input(0));
 }
 
-std::string checkDropout(const ::onnx::NodeProto& node, int64_t) {
-  if (node.output_size() > 1 && !node.output(1).empty()) return "mask output";
-  return {};
+// Dropout at inference: the input itself, and a mask (when asked for) of every element kept.
+// training_mode, when given, must be a constant false.
+void dropout(Context& c) {
+  if (c.hasInput(2)) {
+    const Known& training = c.requireKnown(2, "training_mode");
+    if (training.size() != 1) c.failData("training_mode must hold one value");
+    if (training.integer(0) != 0) c.fail("training_mode=true is not supported");
+  }
+  MLOperand x = c.input(0);
+  c.setOutput(0, x);
+  if (c.wantsOutput(1)) {
+    const MLOperand kept = c.scalar(MLOperandDataType::Uint8, 1.0);
+    c.setOutput(1, c.builder.expand(kept, x.shape(), {c.label() + "/mask"}));
+  }
 }
 
 void notOp(Context& c) {
@@ -110,8 +216,16 @@ void addElementwiseOps(OpTable& t) {
   t["Not"] = {notOp};
   t["Where"] = {where};
   t["Cast"] = {cast, checkCast};
+  t["CastLike"] = {castLike};
+  t["Mod"] = {mod};
+  t["IsInf"] = {isInf};
+  t["Sinh"] = {hyperbolic<0>};
+  t["Cosh"] = {hyperbolic<1>};
+  t["Asinh"] = {hyperbolic<2>};
+  t["Acosh"] = {hyperbolic<3>};
+  t["Atanh"] = {hyperbolic<4>};
   t["Identity"] = {identity};
-  t["Dropout"] = {identity, checkDropout};
+  t["Dropout"] = {dropout};
   t["Abs"] = {unary<&MLGraphBuilder::abs>};
   t["Ceil"] = {unary<&MLGraphBuilder::ceil>};
   t["Cos"] = {unary<&MLGraphBuilder::cos>};

@@ -1,5 +1,5 @@
 // Normalization ONNX ops: BatchNormalization (inference), InstanceNormalization,
-// LayerNormalization.
+// LayerNormalization (with its Mean and InvStdDev outputs).
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -71,13 +71,28 @@ void layerNormalization(Context& c) {
   options.scale = toNormalizedShape(c, c.input(1), normalized, "scale");
   if (c.hasInput(2)) options.bias = toNormalizedShape(c, c.input(2), normalized, "bias");
   c.setOutput(0, c.builder.layerNormalization(x, options));
-}
-
-std::string checkLayerNormalization(const ::onnx::NodeProto& node, int64_t) {
-  for (int i = 1; i < node.output_size(); ++i) {
-    if (!node.output(i).empty()) return "Mean/InvStdDev outputs";
-  }
-  return {};
+  // Mean and InvStdDev (training outputs that exported graphs sometimes keep): over the same
+  // axes, kept as size-1 dimensions, in float32 (stash_type 1, the only one ONNX defines).
+  if (!c.wantsOutput(1) && !c.wantsOutput(2)) return;
+  if (c.attrInt("stash_type", 1) != 1) c.fail("stash_type other than 1 is not supported");
+  const std::string l = c.label();
+  MLOperand wide = x.dataType() == MLOperandDataType::Float32
+                       ? x
+                       : c.builder.cast(x, MLOperandDataType::Float32, {l + "/stash"});
+  MLReduceOptions reduce;
+  reduce.axes = axes;
+  reduce.keepDimensions = true;
+  reduce.label = l + "/mean";
+  const MLOperand mean = c.builder.reduceMean(wide, reduce);
+  if (c.wantsOutput(1)) c.setOutput(1, mean);
+  if (!c.wantsOutput(2)) return;
+  const MLOperand centered = c.builder.sub(wide, mean, {l + "/centered"});
+  reduce.label = l + "/variance";
+  const MLOperand variance =
+      c.builder.reduceMean(c.builder.mul(centered, centered, {l + "/square"}), reduce);
+  const MLOperand shifted = c.builder.add(
+      variance, c.scalar(MLOperandDataType::Float32, options.epsilon), {l + "/epsilon"});
+  c.setOutput(2, c.builder.reciprocal(c.builder.sqrt(shifted, {l + "/sqrt"}), {l + "/inv"}));
 }
 
 }  // namespace
@@ -85,7 +100,7 @@ std::string checkLayerNormalization(const ::onnx::NodeProto& node, int64_t) {
 void addNormalizationOps(OpTable& t) {
   t["BatchNormalization"] = {batchNormalization, checkBatchNormalization};
   t["InstanceNormalization"] = {instanceNormalization};
-  t["LayerNormalization"] = {layerNormalization, checkLayerNormalization};
+  t["LayerNormalization"] = {layerNormalization};
 }
 
 }  // namespace webnn::onnx_import

@@ -1,5 +1,8 @@
 // Shape ONNX ops: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Expand, Tile,
+// Trilu, DepthToSpace, SpaceToDepth,
 // and the ones whose result is known at import: Shape, Size, ConstantOfShape, Constant.
+#include <algorithm>
+
 #include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
@@ -168,6 +171,64 @@ std::string checkConstant(const ::onnx::NodeProto& node, int64_t) {
   return {};
 }
 
+void trilu(Context& c) {
+  MLOperand x = c.input(0);
+  if (x.shape().size() < 2) c.failData("the input needs rank 2 or more");
+  MLTriangularOptions options;
+  options.label = c.label();
+  options.upper = c.attrInt("upper", 1) != 0;
+  if (c.hasInput(1)) {
+    const Known& k = c.requireKnown(1, "k");
+    if (k.size() != 1) c.failData("k must hold one value");
+    const int64_t diagonal = k.integer(0);
+    // Beyond the matrix every element is kept or dropped alike; WebNN takes an int32.
+    const int64_t bound = int64_t{1} << 31;
+    options.diagonal = static_cast<int32_t>(std::clamp<int64_t>(diagonal, -bound + 1, bound - 1));
+  }
+  c.setOutput(0, c.builder.triangular(x, options));
+}
+
+// DepthToSpace and SpaceToDepth: a reshape to 6-D, a transpose and a reshape back (NCHW).
+void depthToSpace(Context& c) {
+  MLOperand x = c.input(0);
+  const auto shape = x.shape();
+  if (shape.size() != 4) c.failData("the input must be 4-D (NCHW)");
+  const int64_t block = c.attrInt("blocksize", 0);
+  const std::string mode = c.attrString("mode", "DCR");
+  if (block <= 0 || block > 0xffff) c.failData("blocksize must be positive");
+  const auto b = static_cast<uint32_t>(block);
+  const uint32_t n = shape[0], ch = shape[1], h = shape[2], w = shape[3];
+  if (ch % (b * b) != 0) c.failData("the channels are not a multiple of blocksize squared");
+  const uint32_t depth = ch / (b * b);
+  std::vector<uint32_t> sixD, permutation;
+  if (mode == "DCR") {
+    sixD = {n, b, b, depth, h, w};
+    permutation = {0, 3, 4, 1, 5, 2};
+  } else if (mode == "CRD") {
+    sixD = {n, depth, b, b, h, w};
+    permutation = {0, 1, 4, 2, 5, 3};
+  } else {
+    c.fail("mode=" + mode + " is not supported");
+  }
+  x = c.builder.reshape(x, sixD, {c.label() + "/split"});
+  x = c.builder.transpose(x, {c.label() + "/transpose", permutation});
+  c.setOutput(0, c.builder.reshape(x, {n, depth, h * b, w * b}, {c.label()}));
+}
+
+void spaceToDepth(Context& c) {
+  MLOperand x = c.input(0);
+  const auto shape = x.shape();
+  if (shape.size() != 4) c.failData("the input must be 4-D (NCHW)");
+  const int64_t block = c.attrInt("blocksize", 0);
+  if (block <= 0 || block > 0xffff) c.failData("blocksize must be positive");
+  const auto b = static_cast<uint32_t>(block);
+  const uint32_t n = shape[0], ch = shape[1], h = shape[2], w = shape[3];
+  if (h % b != 0 || w % b != 0) c.failData("height and width must be multiples of blocksize");
+  x = c.builder.reshape(x, {n, ch, h / b, b, w / b, b}, {c.label() + "/split"});
+  x = c.builder.transpose(x, {c.label() + "/transpose", std::vector<uint32_t>{0, 3, 5, 1, 2, 4}});
+  c.setOutput(0, c.builder.reshape(x, {n, ch * b * b, h / b, w / b}, {c.label()}));
+}
+
 }  // namespace
 
 void addShapeOps(OpTable& t) {
@@ -180,6 +241,9 @@ void addShapeOps(OpTable& t) {
   t["Split"] = {split};
   t["Expand"] = {expand};
   t["Tile"] = {tile};
+  t["Trilu"] = {trilu};
+  t["DepthToSpace"] = {depthToSpace};
+  t["SpaceToDepth"] = {spaceToDepth};
   t["Shape"] = {shapeOp};
   t["Size"] = {size};
   t["ConstantOfShape"] = {constantOfShape};

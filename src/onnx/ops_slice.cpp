@@ -1,5 +1,5 @@
-// Indexing ONNX ops: Slice (negative steps through reverse), Gather, Pad (negative pads through
-// slice).
+// Indexing ONNX ops: Slice (negative steps through reverse), Gather, GatherElements, GatherND,
+// ScatterElements, ScatterND (negative indices wrapped), Pad (negative pads through slice).
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 #include "onnx/shape_logic.h"
@@ -71,6 +71,82 @@ void gather(Context& c) {
   options.label = c.label();
   options.axis = axis;
   c.setOutput(0, c.builder.gather(x, indices, options));
+}
+
+// Indices as WebNN takes them: ONNX allows negative indices (counting from the end of the axis
+// they index, `limits` per index component along the last axis when `perComponent`). Known
+// indices are checked and normalized at import; others get where(indices < 0, indices + limit).
+MLOperand nonNegativeIndices(Context& c, size_t input, const std::vector<uint32_t>& limits,
+                             bool perComponent) {
+  if (const Known* k = c.isSmallKnown(input) ? c.known(input) : nullptr) {
+    Known normalized = k->castTo(kInt32);
+    const size_t components = perComponent && !k->shape.empty() ? k->shape.back() : 1;
+    if (perComponent && components > limits.size())
+      c.failData("indices index " + std::to_string(components) + " dimensions of a rank " +
+                 std::to_string(limits.size()) + " input");
+    for (size_t i = 0; i < normalized.ints.size(); ++i) {
+      auto& v = normalized.ints[i];
+      const int64_t dim = limits[perComponent ? i % components : 0];
+      if (v < -dim || v >= dim) c.failData("index " + std::to_string(v) + " is out of range");
+      if (v < 0) v += dim;
+    }
+    return c.constant(normalized);
+  }
+  MLOperand indices = c.input(input);
+  const MLOperandDataType type = indices.dataType();
+  if (type == MLOperandDataType::Uint32 || type == MLOperandDataType::Uint64) return indices;
+  MLOperand limit;
+  if (perComponent) {
+    const size_t components = indices.shape().empty() ? 1 : indices.shape().back();
+    if (components > limits.size()) c.failData("indices have too many components");
+    Known values = Known::vectorInts(
+        std::vector<int64_t>(limits.begin(), limits.begin() + static_cast<long>(components)));
+    values.type = type == MLOperandDataType::Int64 ? kInt64 : kInt32;
+    limit = c.constant(values);
+  } else {
+    limit = c.scalar(type, limits.at(0));
+  }
+  const MLOperand negative = c.builder.lesser(indices, c.scalar(type, 0), {c.label() + "/neg"});
+  const MLOperand wrapped = c.builder.add(indices, limit, {c.label() + "/wrap"});
+  return c.builder.where(negative, wrapped, indices, {c.label() + "/indices"});
+}
+
+void gatherElements(Context& c) {
+  MLOperand x = c.input(0);
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
+  MLGatherOptions options;
+  options.label = c.label();
+  options.axis = axis;
+  const MLOperand indices = nonNegativeIndices(c, 1, {x.shape()[axis]}, false);
+  c.setOutput(0, c.builder.gatherElements(x, indices, options));
+}
+
+void gatherNd(Context& c) {
+  if (c.attrInt("batch_dims", 0) != 0) c.fail("batch_dims other than 0 is not supported");
+  MLOperand x = c.input(0);
+  const MLOperand indices = nonNegativeIndices(c, 1, x.shape(), true);
+  c.setOutput(0, c.builder.gatherND(x, indices, {c.label()}));
+}
+
+std::string checkScatter(const ::onnx::NodeProto& node, int64_t) {
+  const std::string reduction = stringAttribute(node, "reduction", "none");
+  return reduction == "none" ? "" : "reduction=" + reduction;
+}
+
+void scatterElements(Context& c) {
+  MLOperand x = c.input(0);
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
+  MLScatterOptions options;
+  options.label = c.label();
+  options.axis = axis;
+  const MLOperand indices = nonNegativeIndices(c, 1, {x.shape()[axis]}, false);
+  c.setOutput(0, c.builder.scatterElements(x, indices, c.input(2), options));
+}
+
+void scatterNd(Context& c) {
+  MLOperand x = c.input(0);
+  const MLOperand indices = nonNegativeIndices(c, 1, x.shape(), true);
+  c.setOutput(0, c.builder.scatterND(x, indices, c.input(2), {c.label()}));
 }
 
 void pad(Context& c) {
@@ -149,6 +225,11 @@ std::string checkPad(const ::onnx::NodeProto& node, int64_t) {
 void addSliceOps(OpTable& t) {
   t["Slice"] = {slice};
   t["Gather"] = {gather};
+  t["GatherElements"] = {gatherElements};
+  t["GatherND"] = {gatherNd};
+  t["ScatterElements"] = {scatterElements, checkScatter};
+  t["Scatter"] = {scatterElements};  // deprecated since opset 11: ScatterElements without reduction
+  t["ScatterND"] = {scatterNd, checkScatter};
   t["Pad"] = {pad, checkPad};
 }
 

@@ -267,5 +267,98 @@ TEST(OnnxImporter, UnknownDynamicDimensionIsNamed) {
   expectError([&] { onnx::importModel(path, builder); }, Error::Kind::TypeError, {"'N'"});
 }
 
+// A shape given for an input fills its dynamic dimensions; contradicting a fixed one (as an .npy
+// of another shape would) is a TypeError naming the input, the dimension and both values.
+TEST(OnnxImporter, AGivenShapeMayNotContradictAFixedDimension) {
+  ModelMaker m;
+  m.input("x", {-1, 4});
+  m.node("Relu", {"x"}, {"y"});
+  m.output("y");
+  const std::string path = m.save();
+  onnx::ImportOptions options;
+  options.inputShapes["x"] = {2, 4};
+  EXPECT_EQ(runModel(path, std::vector<float>(8, -1.0f), options).shape,
+            (std::vector<uint32_t>{2, 4}));
+  for (const std::vector<uint32_t>& shape : {std::vector<uint32_t>{2, 5}, {8}}) {
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    options.inputShapes["x"] = shape;
+    expectError([&] { onnx::importModel(path, builder, options); }, Error::Kind::TypeError,
+                {"'x'", shape.size() == 1 ? "has rank 2 in the model" : "dimension 1 is 4"});
+  }
+}
+
+// A WebNN graph's outputs are results of operations: an ONNX output that is folded to a constant
+// (Shape) or that is a graph input (Identity) is computed through identity.
+TEST(OnnxImporter, OutputsThatAreConstantsOrInputsAreComputed) {
+  ModelMaker m;
+  m.input("x", {2, 3});
+  m.node("Identity", {"x"}, {"y"});
+  m.node("Shape", {"x"}, {"s"});
+  m.output("y");
+  m.output("s");
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  const auto model = onnx::importModel(m.save(), builder);
+  MLGraph graph = builder.build(model.outputOperands);
+  const std::vector<float> x = {1, -2, 3, -4, 5, -6};
+  MLNamedTensors inputs, outputs;
+  inputs["x"] = context.createTensor({model.inputs.at(0).second, false, true});
+  context.writeTensor(inputs["x"], std::as_bytes(std::span(x)));
+  for (const auto& [name, d] : model.outputs)
+    outputs[name] = context.createTensor({d, true, false});
+  context.dispatch(graph, inputs, outputs);
+  EXPECT_EQ(readAs<float>(context, outputs.at("y")), x);
+  EXPECT_EQ(readAs<int64_t>(context, outputs.at("s")), (std::vector<int64_t>{2, 3}));
+}
+
+// Mod: fmod=0 takes the divisor's sign (Python's %), fmod=1 the dividend's (C's fmod).
+TEST(OnnxImporter, ModFollowsTheSignRuleOfItsFmodAttribute) {
+  for (const int64_t fmod : {0, 1}) {
+    ModelMaker m;
+    m.input("a", {4}, ::onnx::TensorProto::INT32);
+    m.input("b", {4}, ::onnx::TensorProto::INT32);
+    auto& node = m.node("Mod", {"a", "b"}, {"y"});
+    ModelMaker::attr(node, "fmod", fmod);
+    m.output("y");
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    const auto model = onnx::importModel(m.save(), builder);
+    MLGraph graph = builder.build(model.outputOperands);
+    const std::vector<int32_t> a = {7, -7, 7, -7}, b = {3, 3, -3, -3};
+    MLNamedTensors inputs, outputs;
+    for (const auto& [name, d] : model.inputs) {
+      inputs[name] = context.createTensor({d, false, true});
+      context.writeTensor(inputs[name], std::as_bytes(std::span(name == "a" ? a : b)));
+    }
+    outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
+    context.dispatch(graph, inputs, outputs);
+    EXPECT_EQ(readAs<int32_t>(context, outputs.at("y")),
+              fmod ? (std::vector<int32_t>{1, -1, 1, -1}) : (std::vector<int32_t>{1, 2, -2, -1}))
+        << "fmod=" << fmod;
+  }
+}
+
+// ArgMax with select_last_index=1 picks the last of equal maxima.
+TEST(OnnxImporter, ArgMaxSelectsTheLastIndexWhenAsked) {
+  ModelMaker m;
+  m.input("x", {2, 4});
+  auto& node = m.node("ArgMax", {"x"}, {"y"});
+  ModelMaker::attr(node, "axis", int64_t{1});
+  ModelMaker::attr(node, "select_last_index", int64_t{1});
+  m.output("y");
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  const auto model = onnx::importModel(m.save(), builder);
+  MLGraph graph = builder.build(model.outputOperands);
+  const std::vector<float> x = {5, 1, 5, 0, 2, 9, 9, 9};
+  MLNamedTensors inputs, outputs;
+  inputs["x"] = context.createTensor({model.inputs.at(0).second, false, true});
+  context.writeTensor(inputs["x"], std::as_bytes(std::span(x)));
+  outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
+  context.dispatch(graph, inputs, outputs);
+  EXPECT_EQ(readAs<int64_t>(context, outputs.at("y")), (std::vector<int64_t>{2, 3}));
+}
+
 }  // namespace
 }  // namespace webnn::testing

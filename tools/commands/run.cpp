@@ -308,7 +308,13 @@ int run(const RunOptions& o) {
   std::mt19937_64 rng(o.seed);
   MLNamedTensors inputs, outputs;
   std::map<std::string, std::vector<std::byte>> inputBytes;  // --concurrent: for the copies
+  const auto graphInputs = graph.inputDescriptors();
   for (const auto& [name, descriptor] : model.inputs) {
+    if (!graphInputs.count(name)) {
+      // The model declares it but no output depends on it: the graph has no such input.
+      std::fprintf(stderr, "input %s: unused by the model's outputs, not fed\n", name.c_str());
+      continue;
+    }
     auto it = given.find(name);
     tools::NpyArray array;
     if (it != given.end()) {
@@ -384,6 +390,7 @@ int run(const RunOptions& o) {
     auto tensorsIn = [&](MLContext& where, const onnx::ImportedModel& imported) {
       std::pair<MLNamedTensors, MLNamedTensors> bound;
       for (const auto& [name, descriptor] : imported.inputs) {
+        if (!inputBytes.count(name)) continue;  // unused by the graph
         MLTensor tensor = where.createTensor({descriptor, false, true});
         where.writeTensor(tensor, inputBytes.at(name));
         bound.first[name] = tensor;
