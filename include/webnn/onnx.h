@@ -5,6 +5,7 @@
 // was built with libonnx (WEBNN_HAVE_ONNX).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,6 +26,15 @@ struct ImportOptions {
   std::map<std::string, std::vector<uint32_t>> inputShapes{};
   // Values of symbolic dimensions (an input's dim_param), by name.
   std::map<std::string, uint32_t> dimensions{};
+  // Graph inputs given their value at import (`webnn run --fix-input`): each becomes a constant
+  // of the graph, no longer an input, so what depends on it alone folds (a shape, axes, an If's
+  // condition, a sample rate). The descriptor must match the input's type and fixed dimensions;
+  // `bytes` holds its elements (little-endian, bool as uint8).
+  struct FixedInput {
+    MLOperandDescriptor descriptor{};
+    std::vector<std::byte> bytes{};
+  };
+  std::map<std::string, FixedInput> fixedInputs{};
   // Where every byte of the model and its external data is read (tests inject faults).
   std::shared_ptr<FileReader> reader{};
 

@@ -143,6 +143,12 @@ const Known* Context::known(size_t i, uint64_t limitBytes) {
 const Known& Context::requireKnown(size_t i, const char* what) {
   const Known* k = known(i);
   if (!k) {
+    const std::string& name = node->input(static_cast<int>(i));
+    if (auto it = values.find(name); it != values.end() && it->second.graphInput) {
+      fail(std::string(what) + " (input " + std::to_string(i) +
+           ") must be a constant known at import; it is the graph input " + quoteName(name) +
+           " (give its value: --fix-input " + name + "=FILE.npy, ImportOptions::fixedInputs)");
+    }
     fail(std::string(what) + " (input " + std::to_string(i) +
          ") must be a constant known at import (computed from shapes and constants)");
   }

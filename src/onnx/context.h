@@ -26,6 +26,8 @@ struct Value {
   const ::onnx::TensorProto* proto = nullptr;
   int32_t onnxType = 0;
   std::vector<int64_t> shape;
+  // A graph input (named in messages that ask for its value at import).
+  bool graphInput = false;
 };
 
 // ImportOptions' limits on what the import may hold in memory.

@@ -331,6 +331,43 @@ std::vector<int> topologicalOrder(const ::onnx::GraphProto& graph,
   return order;
 }
 
+// A graph input given its value at import: a known value (folded where it is used), checked
+// against the input's declared type and fixed dimensions.
+Value fixedInputValue(const ::onnx::ValueInfoProto& input, const ImportOptions::FixedInput& fixed,
+                      Context& c, const ImportOptions& options, const std::string& path) {
+  const int32_t type = input.type().tensor_type().elem_type();
+  const std::string what = "--fix-input " + quoteName(input.name());
+  const auto webnn = webnnType(type);
+  if (!webnn) {
+    throwNotSupported(path + ": " + what + ": the input has ONNX type " + onnxTypeName(type) +
+                      ", which WebNN has no type for");
+  }
+  if (fixed.descriptor.dataType != *webnn) {
+    throwTypeError(path + ": " + what + ": the input is " + onnxTypeName(type) + " but the value " +
+                   "given is " + std::string(toString(fixed.descriptor.dataType)));
+  }
+  ImportOptions shapeOnly;
+  shapeOnly.inputShapes[input.name()] = fixed.descriptor.shape;
+  std::vector<std::string> unknown;
+  const auto shape = inputShape(input, shapeOnly, unknown, path);  // throws on a contradiction
+  const auto bytes = checked::byteLength(shape, bitsPerElement(*webnn) / 8);
+  if (!bytes || *bytes > options.maxTensorBytes) {
+    throwDataError(path, what + " (" + weights::shapeToString(shape) +
+                             ") is larger than the limit of one tensor");
+  }
+  if (fixed.bytes.size() != *bytes) {
+    throwDataError(path, what + ": " + toString(fixed.descriptor) + " takes " +
+                             std::to_string(*bytes) + " bytes, but " +
+                             std::to_string(fixed.bytes.size()) + " are given");
+  }
+  Value v;
+  v.onnxType = type;
+  v.shape = toOnnxShape(shape);
+  c.reserveKnown(v.shape, what);
+  v.known = decodeRaw(type, v.shape, fixed.bytes, what);
+  return v;
+}
+
 }  // namespace
 
 ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
@@ -393,9 +430,16 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
     defined.insert(t.name());
   }
   std::vector<std::string> unknown;
+  std::set<std::string> fixedUsed;
   for (const auto& input : graph.input()) {
     if (initializerNames.count(input.name())) continue;
     const int32_t type = input.type().tensor_type().elem_type();
+    if (auto fixed = options.fixedInputs.find(input.name()); fixed != options.fixedInputs.end()) {
+      c.values[input.name()] = fixedInputValue(input, fixed->second, c, options, path);
+      defined.insert(input.name());
+      fixedUsed.insert(input.name());
+      continue;
+    }
     const auto webnn = webnnType(type);
     if (!webnn)
       throwNotSupported(path + ": input " + quoteName(input.name()) + " has type " +
@@ -408,12 +452,26 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
                                std::to_string(options.maxTensorBytes) +
                                " bytes of one tensor (ImportOptions::maxTensorBytes)");
     }
+    if (std::find(shape.begin(), shape.end(), 0u) != shape.end()) {
+      throwNotSupported(path + ": input " + quoteName(input.name()) + " " +
+                        weights::shapeToString(shape) +
+                        " is empty, which a WebNN operand cannot be; it is the graph input " +
+                        quoteName(input.name()) + " (give its value: --fix-input " + input.name() +
+                        "=FILE.npy, ImportOptions::fixedInputs)");
+    }
     Value v;
     v.onnxType = type;
+    v.graphInput = true;
     v.operand = builder.input(input.name(), {*webnn, shape});
     result.inputs.emplace_back(input.name(), v.operand->descriptor());
     c.values[input.name()] = std::move(v);
     defined.insert(input.name());
+  }
+  for (const auto& [name, fixed] : options.fixedInputs) {
+    if (!fixedUsed.count(name)) {
+      throwTypeError(path + ": --fix-input " + quoteName(name) + ": the model has no input " +
+                     "of that name");
+    }
   }
   if (!unknown.empty()) {
     std::string list;

@@ -1,4 +1,5 @@
-// Pooling ONNX ops: GlobalAveragePool, GlobalMaxPool, AveragePool, MaxPool (2-D).
+// Pooling ONNX ops: GlobalAveragePool, GlobalMaxPool, AveragePool, MaxPool (1-D and 2-D; 8-bit
+// integers pooled in float32).
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -7,30 +8,71 @@ namespace {
 
 using Pool = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLPool2dOptions&);
 
+// WebNN pools floating-point values only: 8-bit integers (MaxPool on uint8 images) are pooled
+// in float32, which holds them exactly, and cast back.
+MLOperand poolable(Context& c, const MLOperand& x) {
+  const auto type = x.dataType();
+  if (type != MLOperandDataType::Uint8 && type != MLOperandDataType::Int8) return x;
+  return c.builder.cast(x, MLOperandDataType::Float32, {c.label() + "/float"});
+}
+
+MLOperand restoreType(Context& c, const MLOperand& y, MLOperandDataType type) {
+  return y.dataType() == type ? y : c.builder.cast(y, type, {c.label() + "/cast"});
+}
+
+// 1-D pooling (3-D inputs) runs as 2-D over [N, C, 1, L].
+MLOperand liftTo4d(Context& c, const MLOperand& x) {
+  const auto& s = x.shape();
+  if (s.size() == 4) return x;
+  if (s.size() != 3) c.fail("only 1-D and 2-D pooling (3-D and 4-D inputs) is supported");
+  return c.builder.reshape(x, {s[0], s[1], 1, s[2]}, {c.label() + "/4d"});
+}
+
+MLOperand dropTo(Context& c, const MLOperand& y, size_t rank) {
+  if (rank == 4) return y;
+  const auto& s = y.shape();
+  return c.builder.reshape(y, {s[0], s[1], s[3]}, {c.label() + "/3d"});
+}
+
 template <Pool op>
 void globalPool(Context& c) {
-  MLOperand x = c.input(0);
-  if (x.shape().size() != 4) c.fail("only 4-D inputs are supported");
+  const MLOperand input = c.input(0);
+  const size_t rank = input.shape().size();
+  MLOperand x = liftTo4d(c, poolable(c, input));
   MLPool2dOptions options;
   options.label = c.label();
-  c.setOutput(0, (c.builder.*op)(x, options));
+  MLOperand y = dropTo(c, (c.builder.*op)(x, options), rank);
+  c.setOutput(0, restoreType(c, y, input.dataType()));
 }
 
 template <Pool op, bool kAverage>
 void pool(Context& c) {
-  MLOperand x = c.input(0);
-  if (x.shape().size() != 4) c.fail("only 2-D pooling (4-D inputs) is supported");
+  const MLOperand input = c.input(0);
+  const size_t rank = input.shape().size();
+  if (rank != 3 && rank != 4) c.fail("only 1-D and 2-D pooling (3-D and 4-D inputs) is supported");
+  const size_t n = rank - 2;  // spatial dimensions
   const auto kernel64 = c.attrInts("kernel_shape");
-  if (!kernel64 || kernel64->size() != 2) c.failData("kernel_shape must have 2 values");
-  const auto kernel = toU32(c, *kernel64, "kernel_shape");
-  std::vector<uint32_t> strides{1, 1}, dilations{1, 1};
+  if (!kernel64 || kernel64->size() != n)
+    c.failData("kernel_shape must have " + std::to_string(n) + " values");
+  auto kernel = toU32(c, *kernel64, "kernel_shape");
+  std::vector<uint32_t> strides(n, 1), dilations(n, 1);
   if (auto s = c.attrInts("strides")) strides = toU32(c, *s, "strides");
   if (auto d = c.attrInts("dilations")) dilations = toU32(c, *d, "dilations");
-  if (strides.size() != 2 || dilations.size() != 2) c.failData("strides/dilations need 2 values");
-  std::vector<uint32_t> in{x.shape()[2], x.shape()[3]};
-  std::vector<uint32_t> dilated{(kernel[0] - 1) * dilations[0] + 1,
-                                (kernel[1] - 1) * dilations[1] + 1};
+  if (strides.size() != n || dilations.size() != n)
+    c.failData("strides/dilations need " + std::to_string(n) + " values");
+  std::vector<uint32_t> in(input.shape().begin() + 2, input.shape().end());
+  std::vector<uint32_t> dilated;
+  for (size_t i = 0; i < n; ++i) dilated.push_back((kernel[i] - 1) * dilations[i] + 1);
   auto padding = convPadding(c, in, dilated, strides);
+  if (n == 1) {  // as 2-D with a height of 1
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    in.insert(in.begin(), 1);
+    dilated.insert(dilated.begin(), 1);
+    padding.insert(padding.begin(), {0, 0});
+  }
+  MLOperand x = liftTo4d(c, poolable(c, input));
 
   MLPool2dOptions options;
   options.label = c.label();
@@ -63,7 +105,8 @@ void pool(Context& c) {
     options.roundingType = MLRoundingType::Ceil;
     options.outputSizes = sizes;
   }
-  c.setOutput(0, (c.builder.*op)(x, options));
+  MLOperand y = dropTo(c, (c.builder.*op)(x, options), rank);
+  c.setOutput(0, restoreType(c, y, input.dataType()));
 }
 
 std::string checkMaxPool(const ::onnx::NodeProto& node, int64_t) {

@@ -171,13 +171,13 @@ TEST(OnnxImporter, UnsupportedOpsAreListedWithCountsBeforeAnyRead) {
   m.node("Foo", {"a"}, {"b"});
   m.node("Bar", {"b"}, {"c"});
   auto& r = m.node("Resize", {"c"}, {"y"});
-  ModelMaker::attr(r, "mode", std::string("cubic"));
+  ModelMaker::attr(r, "mode", std::string("lanczos"));
   m.output("y");
   MLContext context = createContext();
   MLGraphBuilder builder(context);
   const std::string path = m.save();
   expectError([&] { onnx::importModel(path, builder); }, Error::Kind::NotSupportedError,
-              {"Foo (x2)", "Bar (x1)", "Resize (mode=cubic) x1"});
+              {"Foo (x2)", "Bar (x1)", "Resize (mode=lanczos) x1"});
 }
 
 TEST(OnnxImporter, TruncatedFileIsADataError) {
@@ -358,6 +358,63 @@ TEST(OnnxImporter, ArgMaxSelectsTheLastIndexWhenAsked) {
   outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
   context.dispatch(graph, inputs, outputs);
   EXPECT_EQ(readAs<int64_t>(context, outputs.at("y")), (std::vector<int64_t>{2, 3}));
+}
+
+// A resize resample2d cannot express (linear with align_corners) goes through an interpolation
+// matrix per axis: [0, 3] stretched to 4 positions with its corners aligned is 0, 1, 2, 3.
+TEST(OnnxImporter, ResizeResample2dCannotExpressMultipliesByInterpolationMatrices) {
+  ModelMaker m;
+  m.input("x", {1, 1, 1, 2});
+  m.ints("sizes", {1, 1, 1, 4});
+  auto& node = m.node("Resize", {"x", "", "", "sizes"}, {"y"});
+  ModelMaker::attr(node, "mode", std::string("linear"));
+  ModelMaker::attr(node, "coordinate_transformation_mode", std::string("align_corners"));
+  m.output("y");
+  const Ran ran = runModel(m.save(), {0.0f, 3.0f});
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{1, 1, 1, 4}));
+  expectNear(ran.values, {0, 1, 2, 3});
+}
+
+// A graph input fixed at import is a constant: the Reshape whose shape it gives folds, and it is
+// no longer an input. Without it, the refusal names the input to fix.
+TEST(OnnxImporter, FixedInputsBecomeConstantsThatFold) {
+  ModelMaker m;
+  m.input("x", {2, 3});
+  m.input("shape", {2}, ::onnx::TensorProto::INT64);
+  m.node("Reshape", {"x", "shape"}, {"y"});
+  m.output("y");
+  const std::string path = m.save();
+  {
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    expectError([&] { onnx::importModel(path, builder); }, Error::Kind::NotSupportedError,
+                {"it is the graph input 'shape'", "--fix-input shape=FILE.npy"});
+  }
+  const std::vector<int64_t> target = {3, 2};
+  onnx::ImportOptions options;
+  auto& fixed = options.fixedInputs["shape"];
+  fixed.descriptor.dataType = MLOperandDataType::Int64;
+  fixed.descriptor.shape.push_back(2);
+  const auto bytes = std::as_bytes(std::span(target));
+  fixed.bytes.assign(bytes.begin(), bytes.end());
+  const Ran ran = runModel(path, {1, 2, 3, 4, 5, 6}, options);
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{3, 2}));
+  ASSERT_EQ(ran.model.inputs.size(), 1u);
+  EXPECT_EQ(ran.model.inputs[0].first, "x");
+  expectNear(ran.values, {1, 2, 3, 4, 5, 6});
+
+  auto wrong = options;
+  wrong.fixedInputs["shape"].descriptor.dataType = MLOperandDataType::Int32;
+  wrong.fixedInputs["shape"].bytes.resize(8);
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  expectError([&] { onnx::importModel(path, builder, wrong); }, Error::Kind::TypeError,
+              {"--fix-input 'shape'", "the input is int64"});
+  auto unknown = options;
+  unknown.fixedInputs["nope"] = options.fixedInputs["shape"];
+  MLGraphBuilder builder2(context);
+  expectError([&] { onnx::importModel(path, builder2, unknown); }, Error::Kind::TypeError,
+              {"'nope'", "no input of that name"});
 }
 
 }  // namespace

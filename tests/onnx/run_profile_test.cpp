@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "npy.h"
 #include "onnx/model_maker.h"
 #include "tools/run_tool.h"
 #include "webnn/config.h"
@@ -110,6 +111,38 @@ TEST(RunProfile, FallbacksArePrintedAndStrictRefusesThem) {
   EXPECT_EQ(strict.text.find("loading weights"), std::string::npos) << strict.text;
 }
 #endif
+
+// `webnn run --fix-input NAME=FILE.npy`: the input becomes a constant at import, so a Reshape
+// whose shape it gives folds; an input no output uses is not fed (the graph has no such input).
+TEST(RunFixInput, AFixedInputFoldsAndAnUnusedInputIsNotFed) {
+  if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  testing::ModelMaker m;
+  m.input("x", {2, 3});
+  m.input("shape", {2}, ::onnx::TensorProto::INT64);
+  m.input("unused", {4});
+  m.node("Reshape", {"x", "shape"}, {"y"});
+  m.output("y");
+  const std::string model = m.save();
+  tools::NpyArray shape;
+  shape.dataType = MLOperandDataType::Int64;
+  shape.shape = {2};
+  const std::vector<int64_t> values = {3, 2};
+  const auto bytes = std::as_bytes(std::span(values));
+  shape.data.assign(bytes.begin(), bytes.end());
+  const std::string file = m.folder() + "/shape.npy";
+  tools::writeNpy(file, shape);
+  const std::string run =
+      "run '" + model + "' --random-inputs --iterations 1 --output-dir '" + m.folder() + "'";
+  const auto refused = testing::runTool(run);
+  EXPECT_NE(refused.status, 0) << refused.text;
+  EXPECT_NE(refused.text.find("--fix-input shape=FILE.npy"), std::string::npos) << refused.text;
+  const auto out = testing::runTool(run + " --fix-input shape='" + file + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("output y: float32 [3, 2]"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("input unused: unused by the model's outputs, not fed"),
+            std::string::npos)
+      << out.text;
+}
 
 }  // namespace
 }  // namespace webnn

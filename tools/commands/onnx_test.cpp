@@ -113,9 +113,18 @@ int runOnnxTest(const OnnxTestOptions& o) {
     }
   }
   std::printf("onnx-test on backend %s: %s\n", backendName.c_str(), all.text().c_str());
+  size_t passedFixed = 0;
+  for (const auto& outcome : outcomes)
+    passedFixed += outcome.status == CaseStatus::Pass && !outcome.fixedInputs.empty();
+  if (passedFixed > 0) {
+    std::printf(
+        "(%zu of the passing cases ran with inputs fixed at import: shapes, axes or "
+        "other values the graph needs as constants, given by the data set)\n",
+        passedFixed);
+  }
   if (!options.scopeOps.empty()) {
-    std::printf("in scope (every op in %s, static input shapes): %s\n", o.scopeOps.c_str(),
-                scope.text().c_str());
+    std::printf("in scope (every op in %s, static input shapes, WebNN's types): %s\n",
+                o.scopeOps.c_str(), scope.text().c_str());
   }
   std::vector<std::pair<size_t, std::string>> byCount;
   for (const auto& [reason, count] : reasons) byCount.emplace_back(count, reason);
@@ -156,7 +165,8 @@ int runOnnxTest(const OnnxTestOptions& o) {
     std::printf("wrote %s (%zu cases)\n", o.writeExpected.c_str(), outcomes.size());
   }
   if (o.json) {
-    nlohmann::json json = {{"backend", backendName}, {"all", all.json()}};
+    nlohmann::json json = {
+        {"backend", backendName}, {"all", all.json()}, {"pass_with_fixed_inputs", passedFixed}};
     if (!options.scopeOps.empty()) json["in_scope"] = scope.json();
     std::printf("onnx-test-json: %s\n", json.dump().c_str());
   }

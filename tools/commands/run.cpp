@@ -33,7 +33,7 @@ namespace {
 
 struct RunOptions {
   std::string model;
-  std::vector<std::string> inputs, outputs, dims;
+  std::vector<std::string> inputs, outputs, dims, fixedInputs;
   bool randomInputs = false;
   uint64_t seed = 1;
   uint32_t iterations = 3;
@@ -247,6 +247,11 @@ int run(const RunOptions& o) {
     auto [name, file] = splitAssignment(text, "--input");
     given[name] = tools::readNpy(file);
     importOptions.inputShapes[name] = given[name].shape;
+  }
+  for (const auto& text : o.fixedInputs) {
+    auto [name, file] = splitAssignment(text, "--fix-input");
+    tools::NpyArray array = tools::readNpy(file);
+    importOptions.fixedInputs[name] = {{array.dataType, array.shape}, std::move(array.data)};
   }
   for (const auto& text : o.dims) {
     auto [name, value] = splitAssignment(text, "--dim");
@@ -517,6 +522,9 @@ WEBNN_COMMAND("run", registerRunCommand,
   auto o = std::make_shared<RunOptions>();
   app.add_option("MODEL", o->model, "The .onnx file")->required();
   app.add_option("--input", o->inputs, "NAME=FILE.npy: an input's data (fixes its shape)");
+  app.add_option("--fix-input", o->fixedInputs,
+                 "NAME=FILE.npy: an input's value fixed at import (a constant of the graph, so "
+                 "shapes, axes or an If computed from it fold)");
   app.add_option("--output", o->outputs, "NAME=FILE.npy: where an output goes");
   app.add_option("--output-dir", o->outputDir,
                  "Folder for outputs not named by --output (NAME.npy)");

@@ -23,6 +23,8 @@ struct CaseOutcome {
   CaseStatus status = CaseStatus::Pass;
   std::string reason;    // empty for pass
   bool inScope = false;  // every op in the scope list and every input shape static
+  // Graph inputs the case ran with fixed at import (not recorded in the expected results).
+  std::vector<std::string> fixedInputs{};
 };
 
 // The file's text for `outcomes` (sorted by name), under a comment header of `headerLines`.

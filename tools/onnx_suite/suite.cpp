@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "onnx/onnx_pb.h"
@@ -66,7 +67,27 @@ struct ModelFacts {
   std::vector<std::string> inputs;      // graph inputs that are not initializers, in order
   std::set<std::string> dynamicInputs;  // those with a dimension that is not a fixed value
   std::set<std::string> opTypes;        // "Op", or "domain:Op" outside the default domain
+  bool webnnTypes = true;  // every graph input and output of a type WebNN has (bool as uint8)
 };
+
+bool hasWebnnType(const ::onnx::ValueInfoProto& value) {
+  using P = ::onnx::TensorProto;
+  if (!value.type().has_tensor_type()) return false;
+  switch (value.type().tensor_type().elem_type()) {
+    case P::FLOAT:
+    case P::FLOAT16:
+    case P::INT32:
+    case P::UINT32:
+    case P::INT64:
+    case P::UINT64:
+    case P::INT8:
+    case P::UINT8:
+    case P::BOOL:
+      return true;
+    default:
+      return false;
+  }
+}
 
 ModelFacts modelFacts(const std::string& modelPath) {
   ModelFacts facts;
@@ -82,11 +103,14 @@ ModelFacts modelFacts(const std::string& modelPath) {
   for (const auto& input : model.graph().input()) {
     if (initializers.count(input.name())) continue;
     facts.inputs.push_back(input.name());
+    facts.webnnTypes = facts.webnnTypes && hasWebnnType(input);
     const auto& type = input.type().tensor_type();
     bool dynamic = !type.has_shape();
     for (const auto& dim : type.shape().dim()) dynamic = dynamic || !dim.has_dim_value();
     if (dynamic) facts.dynamicInputs.insert(input.name());
   }
+  for (const auto& output : model.graph().output())
+    facts.webnnTypes = facts.webnnTypes && hasWebnnType(output);
   for (const auto& node : model.graph().node()) {
     const bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
     facts.opTypes.insert(defaultDomain ? node.op_type() : node.domain() + ":" + node.op_type());
@@ -119,6 +143,43 @@ MLTensor writeInput(MLContext& context, const MLOperandDescriptor& descriptor,
   MLTensor tensor = context.createTensor({descriptor, false, true});
   context.writeTensor(tensor, file.value.bytes);
   return tensor;
+}
+
+// The graph input a refusal asks a value for ("... it is the graph input 'NAME' (give its
+// value: ..."), or empty.
+std::string inputToFix(const std::string& message) {
+  const std::string marker = "it is the graph input '";
+  const size_t at = message.find(marker);
+  if (at == std::string::npos) return {};
+  const size_t begin = at + marker.size();
+  const size_t end = message.find("' (give its value", begin);
+  return end == std::string::npos ? std::string() : message.substr(begin, end - begin);
+}
+
+// Input `name`'s value when every data set gives it the same one.
+std::optional<onnx::ImportOptions::FixedInput> sameValueInEverySet(
+    const std::vector<fs::path>& sets, const std::vector<std::string>& inputs,
+    const std::string& name) {
+  const auto index =
+      static_cast<size_t>(std::find(inputs.begin(), inputs.end(), name) - inputs.begin());
+  if (index >= inputs.size() || sets.empty()) return std::nullopt;
+  std::optional<onnx::ImportOptions::FixedInput> value;
+  try {
+    for (const auto& set : sets) {
+      const auto files = numberedFiles(set, "input_");
+      if (index >= files.size()) return std::nullopt;
+      const TensorFile file = readTensorFile(files[index]);
+      if (!file.supported) return std::nullopt;
+      onnx::ImportOptions::FixedInput fixed{{file.value.dataType, file.value.shape},
+                                            file.value.bytes};
+      if (value && (value->descriptor != fixed.descriptor || value->bytes != fixed.bytes))
+        return std::nullopt;
+      value = std::move(fixed);
+    }
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return value;
 }
 
 }  // namespace
@@ -160,7 +221,8 @@ CaseOutcome runCase(const std::string& caseFolder, const SuiteOptions& options) 
   outcome.name = fs::path(caseFolder).filename().string();
   const std::string modelPath = (fs::path(caseFolder) / "model.onnx").string();
   const ModelFacts facts = modelFacts(modelPath);
-  outcome.inScope = facts.parsed && facts.dynamicInputs.empty() && !options.scopeOps.empty() &&
+  outcome.inScope = facts.parsed && facts.dynamicInputs.empty() && facts.webnnTypes &&
+                    !options.scopeOps.empty() &&
                     std::all_of(facts.opTypes.begin(), facts.opTypes.end(),
                                 [&](const std::string& op) { return options.scopeOps.count(op); });
   auto fail = [&](CaseStatus status, std::string reason) {
@@ -183,25 +245,39 @@ CaseOutcome runCase(const std::string& caseFolder, const SuiteOptions& options) 
     firstInputs.clear();
   }
 
-  // The graph, weightless, then its weights: an error here is a refusal.
+  // The graph, weightless, then its weights: an error here is a refusal. A refusal that asks for
+  // a graph input's value at import (a shape, axes, k given as an input) is retried with that
+  // input fixed (ImportOptions::fixedInputs, as `webnn run --fix-input` does) when every data set
+  // gives it the same value; the graph then serves those values only, as ONNX Runtime's WebNN
+  // provider needs such inputs to be initializers.
   MLContextOptions contextOptions;
   contextOptions.backend = options.backend;
   MLContext context;
   onnx::ImportedModel model;
   MLGraph graph;
-  try {
-    context = createContext(contextOptions);
-    onnx::ImportOptions importOptions;
-    // Dynamic dimensions take the first data set's shapes (as ONNX Runtime runs such a model).
-    for (size_t i = 0; i < facts.inputs.size() && i < firstInputs.size(); ++i) {
-      if (facts.dynamicInputs.count(facts.inputs[i]) && firstInputs[i].supported)
-        importOptions.inputShapes[facts.inputs[i]] = firstInputs[i].value.shape;
+  onnx::ImportOptions importOptions;
+  // Dynamic dimensions take the first data set's shapes (as ONNX Runtime runs such a model).
+  for (size_t i = 0; i < facts.inputs.size() && i < firstInputs.size(); ++i) {
+    if (facts.dynamicInputs.count(facts.inputs[i]) && firstInputs[i].supported)
+      importOptions.inputShapes[facts.inputs[i]] = firstInputs[i].value.shape;
+  }
+  for (;;) {
+    try {
+      context = createContext(contextOptions);
+      MLGraphBuilder builder(context);
+      model = onnx::importModel(modelPath, builder, importOptions);
+      graph = builder.build(model.outputOperands);
+      break;
+    } catch (const Error& e) {
+      const std::string input = inputToFix(e.message());
+      const auto value = input.empty() || importOptions.fixedInputs.count(input)
+                             ? std::nullopt
+                             : sameValueInEverySet(sets, facts.inputs, input);
+      if (!value) return fail(CaseStatus::Refused, reasonOf(e.name(), e.message(), caseFolder));
+      importOptions.fixedInputs[input] = *value;
+      importOptions.inputShapes.erase(input);
+      outcome.fixedInputs.push_back(input);
     }
-    MLGraphBuilder builder(context);
-    model = onnx::importModel(modelPath, builder, importOptions);
-    graph = builder.build(model.outputOperands);
-  } catch (const Error& e) {
-    return fail(CaseStatus::Refused, reasonOf(e.name(), e.message(), caseFolder));
   }
 
   try {
@@ -218,10 +294,10 @@ CaseOutcome runCase(const std::string& caseFolder, const SuiteOptions& options) 
       } catch (const Error& e) {
         throw Error(e.kind(), "test data: " + e.message());
       }
-      if (inputs.size() != model.inputs.size()) {
+      const size_t declared = facts.parsed ? facts.inputs.size() : model.inputs.size();
+      if (inputs.size() != declared) {
         throw Error(Error::Kind::DataError, setName + " has " + std::to_string(inputs.size()) +
-                                                " inputs, the graph " +
-                                                std::to_string(model.inputs.size()));
+                                                " inputs, the model " + std::to_string(declared));
       }
       if (outputs.size() != model.outputs.size()) {
         throw Error(Error::Kind::DataError, setName + " has " + std::to_string(outputs.size()) +
@@ -232,8 +308,15 @@ CaseOutcome runCase(const std::string& caseFolder, const SuiteOptions& options) 
       const auto graphInputs = graph.inputDescriptors();
       for (size_t i = 0; i < model.inputs.size(); ++i) {
         const auto& [name, descriptor] = model.inputs[i];
-        // An input no output depends on is not an input of the WebNN graph.
-        if (graphInputs.count(name)) in[name] = writeInput(context, descriptor, inputs[i], name);
+        // The data set's files follow the model's inputs (fixed ones included); an input no
+        // output depends on is not an input of the WebNN graph.
+        size_t file = i;
+        if (facts.parsed) {
+          file = static_cast<size_t>(std::find(facts.inputs.begin(), facts.inputs.end(), name) -
+                                     facts.inputs.begin());
+        }
+        if (graphInputs.count(name) && file < inputs.size())
+          in[name] = writeInput(context, descriptor, inputs[file], name);
       }
       for (const auto& [name, descriptor] : model.outputs)
         out[name] = context.createTensor({descriptor, true, false});

@@ -16,8 +16,8 @@ namespace webnn::onnx_suite {
 struct SuiteOptions {
   std::string backend;        // empty: the default backend
   std::string caseSubstring;  // only cases whose name contains it
-  // ONNX op types a case may use to be in scope (ONNX Runtime's WebNN provider's table, say);
-  // empty: no case is in scope.
+  // ONNX op types a case may use to be in scope (ONNX Runtime's WebNN provider's table, say),
+  // when its inputs and outputs also have static shapes and types WebNN has; empty: no case is.
   std::set<std::string> scopeOps;
   Tolerance tolerance;
   bool verbose = false;  // one line per case on the log
