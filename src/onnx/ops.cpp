@@ -18,6 +18,7 @@ const OpTable& opTable() {
     addReductionOps(t);
     addResizeOps(t);
     addRecurrentOps(t);
+    addQuantizationOps(t);
     return t;
   }();
   return table;

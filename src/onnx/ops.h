@@ -3,6 +3,7 @@
 // folding table: op type -> the function computing known outputs from known inputs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -33,6 +34,7 @@ void addSliceOps(OpTable&);
 void addReductionOps(OpTable&);
 void addResizeOps(OpTable&);
 void addRecurrentOps(OpTable&);
+void addQuantizationOps(OpTable&);
 
 // Attribute lookups for check functions.
 const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node, const std::string& name);
@@ -47,6 +49,8 @@ std::vector<uint32_t> convPadding(Context& c, const std::vector<uint32_t>& input
                                   const std::vector<uint32_t>& kernel,
                                   const std::vector<uint32_t>& strides);
 std::vector<uint32_t> toU32(Context& c, const std::vector<int64_t>& values, const char* what);
+// Conv's mapping on given operands (1-D and 2-D; strides, pads, dilations, group from the node).
+MLOperand convolve(Context& c, MLOperand x, MLOperand w, std::optional<MLOperand> bias);
 // Reshape that keeps the operand when the shape already matches.
 MLOperand reshapeTo(Context& c, const MLOperand& x, const std::vector<uint32_t>& shape);
 

@@ -20,9 +20,9 @@ MLOperand as2d(Context& c, const MLOperand& x, const char* what) {
   return c.builder.reshape(x, shape, {c.label() + "/" + what + "2d"});
 }
 
-void conv(Context& c) {
-  MLOperand x = c.input(0);
-  MLOperand w = c.input(1);
+}  // namespace
+
+MLOperand convolve(Context& c, MLOperand x, MLOperand w, std::optional<MLOperand> bias) {
   const size_t rank = x.shape().size();
   if (rank != 3 && rank != 4) c.fail("only 1-D and 2-D convolutions are supported");
   const size_t n = rank - 2;
@@ -39,7 +39,7 @@ void conv(Context& c) {
   MLConv2dOptions options;
   options.label = c.label();
   options.groups = static_cast<uint32_t>(c.attrInt("group", 1));
-  if (c.hasInput(2)) options.bias = c.input(2);
+  options.bias = bias;
   if (n == 1) {
     x = as2d(c, x, "input");
     w = as2d(c, w, "filter");
@@ -56,7 +56,15 @@ void conv(Context& c) {
     shape.erase(shape.begin() + 2);
     y = c.builder.reshape(y, shape, {c.label() + "/1d"});
   }
-  c.setOutput(0, y);
+  return y;
+}
+
+namespace {
+
+void conv(Context& c) {
+  std::optional<MLOperand> bias;
+  if (c.hasInput(2)) bias = c.input(2);
+  c.setOutput(0, convolve(c, c.input(0), c.input(1), bias));
 }
 
 void convTranspose(Context& c) {

@@ -53,6 +53,18 @@ WEBNN_BACKEND_TEST(QuantizeLinear, ScalarInt8) {
   EXPECT_EQ(g.runAs<int8_t>(out), (std::vector<int8_t>{11}));  // round(9.64) + 1
 }
 
+// The quotient is rounded to float32 before rounding to an integer (as ONNX and ONNX Runtime
+// compute it): 0.5 / float(5 / 255) is 25.4999991 in double but exactly 25.5 in float32, a tie
+// that rounds to the even 26 (ONNX's DynamicQuantizeLinear test expects 153 + 26 = 179).
+WEBNN_BACKEND_TEST(QuantizeLinear, TheQuotientIsRoundedToFloat32First) {
+  Graph g;
+  auto x = g.input("x", {T::Float32, {2}}, F{0.5f, -2.5f});
+  auto s = g.input("s", {T::Float32, {}}, F{5.0f / 255.0f});
+  auto z = g.input("z", {T::Uint8, {}}, std::vector<uint8_t>{153});
+  auto out = g.builder.quantizeLinear(x, s, z);
+  EXPECT_EQ(g.runAs<uint8_t>(out), (std::vector<uint8_t>{179, 26}));
+}
+
 WEBNN_BACKEND_TEST(QuantizeLinear, PerElementUint8WithNegativeScale) {
   Graph g;
   auto x =

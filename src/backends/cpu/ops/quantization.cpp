@@ -1,5 +1,6 @@
 // quantizeLinear and dequantizeLinear on the cpu backend, with the reference's arithmetic:
-// quantize = saturate(roundEven(x / scale) + zeroPoint) in double (NaN gives 0), dequantize =
+// quantize = saturate(roundEven(x / scale) + zeroPoint), the quotient in float32, the rest in
+// double (NaN gives 0), dequantize =
 // (x - zeroPoint) * scale in double, rounded once to float32. scale and zeroPoint broadcast
 // blockwise (graph/ops/quantization.h): element i uses scale element i[d] / (input[d] / scale[d])
 // along each dimension d. float32 scales and values; int8, uint8, int32 and uint32 quantized
@@ -56,9 +57,9 @@ class QuantizationOp final : public CpuOp {
         if (quantize_) {
           run(tensors[input_].as<float>(), tensors[output_].as<Q>(), scale, zeroPoint,
               [](float x, float s, Q zero) -> Q {
+                // The quotient in float32 (as the reference: x / s, then roundEven).
                 const double value =
-                    std::nearbyint(static_cast<double>(x) / static_cast<double>(s)) +
-                    static_cast<double>(zero);
+                    std::nearbyint(static_cast<double>(x / s)) + static_cast<double>(zero);
                 if (std::isnan(value)) return 0;
                 constexpr double low = static_cast<double>(std::numeric_limits<Q>::min());
                 constexpr double high = static_cast<double>(std::numeric_limits<Q>::max());

@@ -1,5 +1,5 @@
-// quantizeLinear: output = saturate(roundEven(input / scale) + zeroPoint), computed in double and
-// saturated to the output type's range (NaN gives 0).
+// quantizeLinear: output = saturate(roundEven(input / scale) + zeroPoint): the quotient rounded to
+// the input's type, then to an integer in double, saturated to the output type's range (NaN: 0).
 // dequantizeLinear: output = (input - zeroPoint) * scale, computed in double, rounded once.
 // scale and zeroPoint are blockwise broadcast: element i of the input uses element
 // i[d] / (input[d] / scale[d]) along every dimension d.
@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "backends/reference/ops/registration.h"
+#include "core/float16.h"
 #include "graph/ops/quantization.h"
 
 namespace webnn::reference {
@@ -84,7 +85,14 @@ void quantizeLinear(const KernelContext& context) {
   const Range range = rangeOf(out.dataType());
   BlockwiseIterator iterator(input.shape(), graph::padToRank(scale.shape(), input.rank()));
   iterator.forEach(out.elementCount(), [&](uint64_t index, uint64_t offset) {
-    const double scaled = std::nearbyint(input.load(index) / scale.load(offset));  // ties to even
+    // The quotient in the input's type, as input / scale is (ONNX, ONNX Runtime and the GPU
+    // backends divide in float32), then rounded half to even: a double quotient just below a
+    // tie (25.4999991 for 0.5 / float(5 / 255)) would round the other way.
+    double quotient = input.load(index) / scale.load(offset);
+    quotient = input.dataType() == MLOperandDataType::Float16
+                   ? static_cast<double>(halfToFloat(doubleToHalf(quotient)))
+                   : static_cast<double>(static_cast<float>(quotient));
+    const double scaled = std::nearbyint(quotient);  // ties to even
     const double value =
         scaled + static_cast<double>(loadInteger(zeroPoint.dataType(), zeroPoint.data, offset));
     const int64_t result =
