@@ -1,4 +1,6 @@
 // Convolutions and matrix products: Conv, ConvTranspose (1-D through a 2-D view), Gemm, MatMul.
+#include <algorithm>
+
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -95,10 +97,17 @@ void convTranspose(Context& c) {
     for (size_t i = 0; i < n; ++i) {
       const int64_t total = int64_t{strides[i]} * (inSpatial[i] - 1) + outputPadding[i] +
                             int64_t{(kernel[i] - 1) * dilations[i] + 1} - (*outputShape)[i];
-      if (total < 0) c.fail("output_shape larger than the full transposed convolution");
+      // ONNX splits the total with floor division; a negative total (an output longer than the
+      // full transposed convolution) extends the end through outputPadding, which gives the
+      // extra positions the bias alone, as ONNX does.
       const bool upper = autoPad == "SAME_UPPER";
-      padding[2 * i] = static_cast<uint32_t>(upper ? total / 2 : total - total / 2);
-      padding[2 * i + 1] = static_cast<uint32_t>(upper ? total - total / 2 : total / 2);
+      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      const int64_t begin = upper ? half : total - half;
+      const int64_t end = upper ? total - half : half;
+      if (begin < 0) c.fail("output_shape extends the output before its first position");
+      padding[2 * i] = static_cast<uint32_t>(begin);
+      padding[2 * i + 1] = static_cast<uint32_t>(std::max<int64_t>(end, 0));
+      if (end < 0) outputPadding[i] += static_cast<uint32_t>(-end);
     }
   } else if (autoPad == "NOTSET") {
     if (auto pads = c.attrInts("pads")) {

@@ -174,12 +174,17 @@ void identity(Context& c) {
 }
 
 // Dropout at inference: the input itself, and a mask (when asked for) of every element kept.
-// training_mode, when given, must be a constant false.
+// training_mode, when given, must be a constant false, or true with a ratio of 0.
 void dropout(Context& c) {
   if (c.hasInput(2)) {
     const Known& training = c.requireKnown(2, "training_mode");
     if (training.size() != 1) c.failData("training_mode must hold one value");
-    if (training.integer(0) != 0) c.fail("training_mode=true is not supported");
+    if (training.integer(0) != 0) {
+      // Training drops at random, unless the ratio is 0 (ratio defaults to 0.5).
+      const Known* ratio = c.hasInput(1) ? &c.requireKnown(1, "ratio") : nullptr;
+      if (!ratio || ratio->size() != 1 || ratio->number(0) != 0.0)
+        c.fail("training_mode=true with a ratio above 0 drops elements at random");
+    }
   }
   MLOperand x = c.input(0);
   c.setOutput(0, x);

@@ -1,12 +1,58 @@
-// Normalization ONNX ops: BatchNormalization (inference), InstanceNormalization,
+// Normalization ONNX ops: BatchNormalization (inference, and training_mode with the batch's
+// statistics), InstanceNormalization, LRN,
 // LayerNormalization (with its Mean and InvStdDev outputs).
+#include <algorithm>
+
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
 namespace webnn::onnx_import {
 namespace {
 
+// training_mode=1: normalized with the batch's own statistics (over every axis but the
+// channels), and the running statistics updated: input * momentum + batch * (1 - momentum).
+void batchNormalizationTraining(Context& c) {
+  MLOperand x = c.input(0);
+  const auto shape = x.shape();
+  if (shape.size() < 2) c.failData("the input needs a channel dimension");
+  const std::string l = c.label();
+  MLReduceOptions reduce;
+  std::vector<uint32_t> axes;
+  for (uint32_t a = 0; a < shape.size(); ++a) {
+    if (a != 1) axes.push_back(a);
+  }
+  reduce.axes = axes;
+  reduce.label = l + "/mean";
+  const MLOperand mean = c.builder.reduceMean(x, reduce);  // [C]
+  std::vector<uint32_t> channelShape(shape.size(), 1);
+  channelShape[1] = shape[1];
+  const MLOperand centered = c.builder.sub(x, reshapeTo(c, mean, channelShape), {l + "/centered"});
+  reduce.label = l + "/variance";
+  const MLOperand variance =
+      c.builder.reduceMean(c.builder.mul(centered, centered, {l + "/square"}), reduce);
+  MLBatchNormalizationOptions options;
+  options.label = l;
+  options.epsilon = c.attrFloat("epsilon", 1e-5f);
+  options.scale = c.input(1);
+  options.bias = c.input(2);
+  c.setOutput(0, c.builder.batchNormalization(x, mean, variance, options));
+  const double momentum = c.attrFloat("momentum", 0.9f);
+  const auto type = x.dataType();
+  auto running = [&](size_t input, const MLOperand& batch, const std::string& what) {
+    const MLOperand kept = c.builder.mul(c.input(input), c.scalar(type, momentum), {l + what});
+    const MLOperand added =
+        c.builder.mul(batch, c.scalar(type, 1.0 - momentum), {l + what + "_batch"});
+    return c.builder.add(kept, added, {l + what + "_running"});
+  };
+  if (c.wantsOutput(1)) c.setOutput(1, running(3, mean, "/mean"));
+  if (c.wantsOutput(2)) c.setOutput(2, running(4, variance, "/variance"));
+}
+
 void batchNormalization(Context& c) {
+  if (c.attrInt("training_mode", 0) != 0) {
+    batchNormalizationTraining(c);
+    return;
+  }
   MLBatchNormalizationOptions options;
   options.label = c.label();
   options.epsilon = c.attrFloat("epsilon", 1e-5f);
@@ -18,11 +64,56 @@ void batchNormalization(Context& c) {
 }
 
 std::string checkBatchNormalization(const ::onnx::NodeProto& node, int64_t) {
-  if (intAttribute(node, "training_mode", 0) != 0) return "training_mode=1";
+  if (intAttribute(node, "training_mode", 0) != 0) {
+    return node.output_size() > 3 ? "saved mean/variance outputs (opset 9 training)" : "";
+  }
   for (int i = 1; i < node.output_size(); ++i) {
     if (!node.output(i).empty()) return "training outputs";
   }
   return {};
+}
+
+// LRN: x / (bias + alpha / size * sum of squares over the `size` nearest channels)^beta; the
+// channel sum is a 1x1 convolution of the squares with a band of ones (C x C, built at import).
+void localResponseNormalization(Context& c) {
+  MLOperand x = c.input(0);
+  const auto shape = x.shape();
+  if (shape.size() < 3) c.failData("the input needs a channel and a spatial dimension");
+  const int64_t size = c.attrInt("size", 0);
+  if (size <= 0) c.failData("size must be positive");
+  const int64_t channels = shape[1];
+  constexpr int64_t kMaxChannels = 4096;
+  if (channels > kMaxChannels)
+    c.fail("more than " + std::to_string(kMaxChannels) + " channels are not supported");
+  const std::string l = c.label();
+  uint64_t spatial = 1;
+  for (size_t i = 2; i < shape.size(); ++i) spatial *= shape[i];
+  if (spatial > 0xffffffffu) c.failData("the input is too large");
+  const std::vector<uint32_t> nchw = {shape[0], shape[1], static_cast<uint32_t>(spatial), 1};
+  MLOperand x4 = reshapeTo(c, x, nchw);
+  Known band;
+  band.type = isOnnxFloat(c.onnxType(0)) ? c.onnxType(0) : kFloat;
+  band.shape = {channels, channels, 1, 1};
+  c.reserveKnown(band.shape, "the channel window");
+  band.floats.assign(static_cast<size_t>(channels * channels), 0.0);
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  for (int64_t out = 0; out < channels; ++out) {
+    for (int64_t in = std::max<int64_t>(0, out - before);
+         in <= std::min<int64_t>(channels - 1, out + after); ++in)
+      band.floats[static_cast<size_t>(out * channels + in)] = 1.0;
+  }
+  const MLOperand squares = c.builder.mul(x4, x4, {l + "/square"});
+  MLConv2dOptions sum;
+  sum.label = l + "/window";
+  const MLOperand windowSum = c.builder.conv2d(squares, c.constant(band), sum);
+  const auto type = x.dataType();
+  const double alpha = c.attrFloat("alpha", 1e-4f), beta = c.attrFloat("beta", 0.75f);
+  const double bias = c.attrFloat("bias", 1.0f);
+  const MLOperand base = c.builder.add(
+      c.builder.mul(windowSum, c.scalar(type, alpha / static_cast<double>(size)), {l + "/alpha"}),
+      c.scalar(type, bias), {l + "/bias"});
+  const MLOperand denominator = c.builder.pow(base, c.scalar(type, beta), {l + "/pow"});
+  c.setOutput(0, reshapeTo(c, c.builder.div(x4, denominator, {l}), shape));
 }
 
 void instanceNormalization(Context& c) {
@@ -101,6 +192,7 @@ void addNormalizationOps(OpTable& t) {
   t["BatchNormalization"] = {batchNormalization, checkBatchNormalization};
   t["InstanceNormalization"] = {instanceNormalization};
   t["LayerNormalization"] = {layerNormalization};
+  t["LRN"] = {localResponseNormalization};
 }
 
 }  // namespace webnn::onnx_import
