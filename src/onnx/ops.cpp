@@ -19,6 +19,7 @@ const OpTable& opTable() {
     addResizeOps(t);
     addRecurrentOps(t);
     addQuantizationOps(t);
+    addLossOps(t);
     return t;
   }();
   return table;

@@ -35,6 +35,7 @@ void addReductionOps(OpTable&);
 void addResizeOps(OpTable&);
 void addRecurrentOps(OpTable&);
 void addQuantizationOps(OpTable&);
+void addLossOps(OpTable&);
 
 // Attribute lookups for check functions.
 const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node, const std::string& name);
@@ -51,6 +52,8 @@ std::vector<uint32_t> convPadding(Context& c, const std::vector<uint32_t>& input
 std::vector<uint32_t> toU32(Context& c, const std::vector<int64_t>& values, const char* what);
 // Conv's mapping on given operands (1-D and 2-D; strides, pads, dilations, group from the node).
 MLOperand convolve(Context& c, MLOperand x, MLOperand w, std::optional<MLOperand> bias);
+// log(softmax(input)) along `axis`, computed stably (x - max - log(sum(exp(x - max)))).
+MLOperand logSoftmax(Context& c, const MLOperand& input, uint32_t axis);
 // Reshape that keeps the operand when the shape already matches.
 MLOperand reshapeTo(Context& c, const MLOperand& x, const std::vector<uint32_t>& shape);
 

@@ -129,6 +129,23 @@ void gelu(Context& c) {
 }
 
 // Softmax and LogSoftmax before opset 13 flatten to 2-D at `axis`.
+}  // namespace
+
+MLOperand logSoftmax(Context& c, const MLOperand& input, uint32_t axis) {
+  // x - max - log(sum(exp(x - max)))
+  const std::string l = c.label();
+  MLReduceOptions reduce;
+  reduce.axes = std::vector<uint32_t>{axis};
+  reduce.keepDimensions = true;
+  reduce.label = l + "/max";
+  MLOperand shifted = c.builder.sub(input, c.builder.reduceMax(input, reduce), {l + "/shift"});
+  reduce.label = l + "/sum";
+  MLOperand sum = c.builder.reduceSum(c.builder.exp(shifted, {l + "/exp"}), reduce);
+  return c.builder.sub(shifted, c.builder.log(sum, {l + "/log"}), {l + "/log_softmax"});
+}
+
+namespace {
+
 template <bool kLog>
 void softmax(Context& c) {
   MLOperand x = c.input(0);
@@ -150,15 +167,7 @@ void softmax(Context& c) {
   if (!kLog) {
     result = c.builder.softmax(input, axis, {l});
   } else {
-    // x - max - log(sum(exp(x - max)))
-    MLReduceOptions reduce;
-    reduce.axes = std::vector<uint32_t>{axis};
-    reduce.keepDimensions = true;
-    reduce.label = l + "/max";
-    MLOperand shifted = c.builder.sub(input, c.builder.reduceMax(input, reduce), {l + "/shift"});
-    reduce.label = l + "/sum";
-    MLOperand sum = c.builder.reduceSum(c.builder.exp(shifted, {l + "/exp"}), reduce);
-    result = c.builder.sub(shifted, c.builder.log(sum, {l + "/log"}), {l});
+    result = logSoftmax(c, input, axis);
   }
   c.setOutput(0, reshapeTo(c, result, shape));
 }
