@@ -52,6 +52,9 @@ class Context {
   const ImportLimits limits;
   // Bytes of known values held so far (8 per element), against limits.maxFoldedBytes.
   uint64_t foldedBytes = 0;
+  // Maps a subgraph's nodes into this graph (an If whose condition is known), then restores the
+  // node being mapped. Set by the importer.
+  std::function<void(const ::onnx::GraphProto&)> importSubgraph;
 
   // Every known value (folded or decoded) is reserved here before it is allocated: its element
   // count is computed with checked arithmetic and charged against the limits. Returns the count;

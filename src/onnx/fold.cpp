@@ -1,5 +1,6 @@
 // Constant folding: nodes whose inputs are all small known values (shape subgraphs: Shape ->
 // Gather -> Unsqueeze -> Concat -> Reshape, arithmetic on shapes) are computed at import.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -309,6 +310,56 @@ void range(Context& c) {
   c.setKnownOutput(0, std::move(out));
 }
 
+// Split of a known value (pads or sizes cut from one initializer, then concatenated): the part
+// sizes from the `split` attribute (before opset 13) or input, else equal parts (the last one
+// smaller since opset 18).
+void split(Context& c) {
+  const Known& x = c.requireKnown(0, "input");
+  const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape.size());
+  const int64_t dim = x.shape[axis];
+  Shape64 sizes;
+  if (c.opset < 13) {
+    sizes = c.attrInts("split").value_or(Shape64{});
+  } else if (c.hasInput(1)) {
+    sizes = c.requireKnown(1, "split").integers();
+  }
+  if (sizes.empty()) {
+    const int64_t count = c.attrInt("num_outputs", static_cast<int64_t>(c.outputCount()));
+    if (count <= 0 || count > std::max<int64_t>(dim, 1))
+      c.failData("num_outputs " + std::to_string(count) + " does not split an axis of " +
+                 std::to_string(dim));
+    const int64_t chunk = (dim + count - 1) / count;
+    for (int64_t i = 0; i < count; ++i) sizes.push_back(std::min(chunk, dim - i * chunk));
+  }
+  int64_t total = 0;
+  for (int64_t size : sizes) {
+    if (size < 0) c.failData("a part size is negative");
+    total += size;
+  }
+  if (total != dim || sizes.size() != c.outputCount()) {
+    c.failData("the part sizes do not add up to the axis (" + std::to_string(dim) + ") or " +
+               "their count differs from the outputs'");
+  }
+  const uint64_t outer =
+      checked::elementCount(Shape64(x.shape.begin(), x.shape.begin() + axis)).value_or(0);
+  const uint64_t inner =
+      checked::elementCount(Shape64(x.shape.begin() + axis + 1, x.shape.end())).value_or(0);
+  int64_t start = 0;
+  for (size_t part = 0; part < sizes.size(); ++part) {
+    Known out;
+    out.type = x.type;
+    out.shape = x.shape;
+    out.shape[axis] = sizes[part];
+    c.reserveKnown(out.shape);
+    for (uint64_t o = 0; o < outer; ++o) {
+      append(out, x, (o * static_cast<uint64_t>(dim) + static_cast<uint64_t>(start)) * inner,
+             static_cast<size_t>(static_cast<uint64_t>(sizes[part]) * inner));
+    }
+    start += sizes[part];
+    if (c.wantsOutput(part)) c.setKnownOutput(part, std::move(out));
+  }
+}
+
 void expand(Context& c) {
   const Known& x = c.requireKnown(0, "input");
   Known out;
@@ -330,7 +381,7 @@ const FoldTable& foldTable() {
       {"Neg", neg},         {"Reshape", reshape}, {"Unsqueeze", unsqueeze},
       {"Squeeze", squeeze}, {"Flatten", flatten}, {"Concat", concat},
       {"Gather", gather},   {"Slice", slice},     {"Range", range},
-      {"Expand", expand},
+      {"Expand", expand},   {"Split", split},
   };
   return table;
 }

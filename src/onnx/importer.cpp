@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <queue>
 #include <set>
@@ -368,6 +369,65 @@ Value fixedInputValue(const ::onnx::ValueInfoProto& input, const ImportOptions::
   return v;
 }
 
+// Maps one node: a Constant becomes a known value or a hollow weight, a node whose inputs are
+// all small known values is folded, any other goes through the op table.
+void importNode(Context& c, const ::onnx::NodeProto& node, ImportedModel& result) {
+  const auto& table = opTable();
+  const auto& folds = foldTable();
+  c.node = &node;
+  if (node.op_type() == "Constant" && node.output_size() > 0) {
+    if (const TensorInfo* w = result.weights->find(node.output(0))) {
+      const auto* a = findAttribute(node, "value");
+      Value v;
+      v.weight = w;
+      v.onnxType = a->t().data_type();
+      v.shape.assign(a->t().dims().begin(), a->t().dims().end());
+      c.values[node.output(0)] = std::move(v);
+      ++result.foldedNodeCount;
+      return;
+    }
+    if (const auto* a = findAttribute(node, "value")) {
+      Value v;
+      v.proto = &a->t();
+      v.onnxType = a->t().data_type();
+      v.shape.assign(a->t().dims().begin(), a->t().dims().end());
+      c.values[node.output(0)] = std::move(v);
+      ++result.foldedNodeCount;
+      return;
+    }
+  }
+  const bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  auto fold = folds.find(node.op_type());
+  bool foldable = defaultDomain && fold != folds.end();
+  for (size_t i = 0; foldable && i < c.inputCount(); ++i) foldable = c.isSmallKnown(i);
+  if (foldable && c.inputCount() > 0) {
+    fold->second(c);
+    ++result.foldedNodeCount;
+    return;
+  }
+  auto it = defaultDomain ? table.find(node.op_type()) : table.end();
+  if (it == table.end()) {
+    if (!defaultDomain || fold == folds.end())  // (in a subgraph: not checked before)
+      c.fail("the ONNX importer does not support this op");
+    // Only foldable: name a graph input among its inputs, which fixing would make known.
+    for (size_t i = 0; i < c.inputCount(); ++i) {
+      if (!c.isSmallKnown(i)) c.requireKnown(i, ("input " + std::to_string(i)).c_str());
+    }
+    c.fail("its inputs must be constants known at import");
+  }
+  if (it->second.check) {
+    const std::string reason = it->second.check(node, c.opset);
+    if (!reason.empty()) c.fail(reason + " is not supported");
+  }
+  try {
+    it->second.convert(c);
+  } catch (const Error& e) {
+    if (e.message().find(c.where()) != std::string::npos) throw;
+    throw Error(e.kind(), c.where() + ": " + e.message());
+  }
+  ++result.nodeCount;
+}
+
 }  // namespace
 
 ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
@@ -480,50 +540,30 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
         path + ": dynamic dimensions need values (--dim NAME=VALUE or an input shape): " + list);
   }
 
-  const auto& table = opTable();
-  const auto& folds = foldTable();
-  for (int index : topologicalOrder(graph, defined, path)) {
-    const auto& node = graph.node(index);
-    c.node = &node;
-    if (node.op_type() == "Constant" && node.output_size() > 0) {
-      if (const TensorInfo* w = result.weights->find(node.output(0))) {
-        const auto* a = findAttribute(node, "value");
+  // Maps `g`'s nodes in dependency order: the model's graph, and an If's branch (ONNX names are
+  // unique across a model and its subgraphs, so a branch's values join the same table).
+  std::function<void(const ::onnx::GraphProto&)> importGraph;
+  importGraph = [&](const ::onnx::GraphProto& g) {
+    std::set<std::string> known;
+    for (const auto& [name, value] : c.values) known.insert(name);
+    if (&g != &graph) {
+      for (const auto& t : g.initializer()) {
         Value v;
-        v.weight = w;
-        v.onnxType = a->t().data_type();
-        v.shape.assign(a->t().dims().begin(), a->t().dims().end());
-        c.values[node.output(0)] = std::move(v);
-        ++result.foldedNodeCount;
-        continue;
-      }
-      if (const auto* a = findAttribute(node, "value")) {
-        Value v;
-        v.proto = &a->t();
-        v.onnxType = a->t().data_type();
-        v.shape.assign(a->t().dims().begin(), a->t().dims().end());
-        c.values[node.output(0)] = std::move(v);
-        ++result.foldedNodeCount;
-        continue;
+        v.onnxType = t.data_type();
+        v.shape.assign(t.dims().begin(), t.dims().end());
+        v.proto = &t;
+        c.values[t.name()] = std::move(v);
+        known.insert(t.name());
       }
     }
-    auto fold = folds.find(node.op_type());
-    bool foldable = fold != folds.end();
-    for (size_t i = 0; foldable && i < c.inputCount(); ++i) foldable = c.isSmallKnown(i);
-    if (foldable && c.inputCount() > 0) {
-      fold->second(c);
-      ++result.foldedNodeCount;
-      continue;
-    }
-    auto it = table.find(node.op_type());
-    if (it == table.end()) c.fail("its inputs must be constants known at import");
-    try {
-      it->second.convert(c);
-    } catch (const Error& e) {
-      if (e.message().find(c.where()) != std::string::npos) throw;
-      throw Error(e.kind(), c.where() + ": " + e.message());
-    }
-    ++result.nodeCount;
-  }
+    for (int index : topologicalOrder(g, known, path)) importNode(c, g.node(index), result);
+  };
+  c.importSubgraph = [&](const ::onnx::GraphProto& g) {
+    const ::onnx::NodeProto* outer = c.node;
+    importGraph(g);
+    c.node = outer;
+  };
+  importGraph(graph);
 
   for (const auto& output : graph.output()) {
     c.node = nullptr;

@@ -20,6 +20,7 @@ const OpTable& opTable() {
     addRecurrentOps(t);
     addQuantizationOps(t);
     addLossOps(t);
+    addControlOps(t);
     return t;
   }();
   return table;

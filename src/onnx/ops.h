@@ -36,6 +36,7 @@ void addResizeOps(OpTable&);
 void addRecurrentOps(OpTable&);
 void addQuantizationOps(OpTable&);
 void addLossOps(OpTable&);
+void addControlOps(OpTable&);
 
 // Attribute lookups for check functions.
 const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node, const std::string& name);

@@ -417,5 +417,71 @@ TEST(OnnxImporter, FixedInputsBecomeConstantsThatFold) {
               {"'nope'", "no input of that name"});
 }
 
+// Pads cut from one initializer by Split and put back together by Concat (as exported models
+// compute them) are known at import: the Split folds, and Pad gets constant pads.
+TEST(OnnxImporter, SplitOfAnInitializerFoldsIntoPads) {
+  ModelMaker m(13);
+  m.input("x", {1, 2});
+  m.ints("all", {0, 1, 0, 0, 9, 9});
+  m.ints("parts", {2, 2, 2});
+  m.node("Split", {"all", "parts"}, {"begin", "end", "unused"});
+  m.node("Concat", {"begin", "end"}, {"pads"}).add_attribute()->CopyFrom([] {
+    ::onnx::AttributeProto a;
+    a.set_name("axis");
+    a.set_type(::onnx::AttributeProto::INT);
+    a.set_i(0);
+    return a;
+  }());
+  m.node("Pad", {"x", "pads"}, {"y"});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {5, 6});
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{1, 3}));  // one zero before the second axis
+  expectNear(ran.values, {0, 5, 6});
+  EXPECT_EQ(ran.model.nodeCount, 1u) << "only Pad is mapped; Split and Concat fold";
+}
+
+// An If whose condition depends only on shapes (as the three Ifs of a voice-activity model do)
+// folds at import: the branch it takes is mapped in its place, the other is never looked at
+// (it may use ops the importer does not know).
+TEST(OnnxImporter, AnIfWhoseConditionFoldsMapsTheBranchItTakes) {
+  for (const int64_t rows : {2, 3}) {
+    ModelMaker m;
+    m.input("x", {rows, 2});
+    m.node("Shape", {"x"}, {"shape"});
+    m.ints("first", {0});
+    m.node("Gather", {"shape", "first"}, {"rows"});
+    m.ints("two", {2});
+    m.node("Equal", {"rows", "two"}, {"is_two"});
+    m.node("Squeeze", {"is_two"}, {"cond"});
+    auto& node = m.node("If", {"cond"}, {"y"});
+    auto branch = [](const std::string& name, const std::string& op) {
+      ::onnx::AttributeProto a;
+      a.set_name(name);
+      a.set_type(::onnx::AttributeProto::GRAPH);
+      auto* g = a.mutable_g();
+      g->set_name(name);
+      auto* n = g->add_node();
+      n->set_op_type(op);
+      n->add_input("x");
+      n->add_output(name + "_out");
+      g->add_output()->set_name(name + "_out");
+      return a;
+    };
+    *node.add_attribute() = branch("then_branch", "Neg");
+    *node.add_attribute() = branch("else_branch", "NoSuchOp");
+    m.output("y");
+    const std::string path = m.save();
+    if (rows == 2) {
+      const Ran ran = runModel(path, {1, -2, 3, -4});
+      expectNear(ran.values, {-1, 2, -3, 4});
+    } else {
+      MLContext context = createContext();
+      MLGraphBuilder builder(context);
+      expectError([&] { onnx::importModel(path, builder); }, Error::Kind::NotSupportedError,
+                  {"NoSuchOp", "does not support this op"});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace webnn::testing
