@@ -186,18 +186,28 @@ NpyArray readNpy(const std::string& path) {
   std::string descr = field(header, "descr", path);
   if (descr.size() < 2) fail(path, "malformed descr");
   descr = descr.substr(1, descr.size() - 2);
-  if (descr == "<f4" || descr == "f4")
-    array.dataType = MLOperandDataType::Float32;
-  else if (descr == "<f2" || descr == "f2")
-    array.dataType = MLOperandDataType::Float16;
-  else if (descr == "<i8" || descr == "i8")
-    array.dataType = MLOperandDataType::Int64;
-  else if (descr == "<i4" || descr == "i4")
-    array.dataType = MLOperandDataType::Int32;
-  else if (descr == "|u1" || descr == "u1" || descr == "|b1" || descr == "b1")
-    array.dataType = MLOperandDataType::Uint8;
-  else
-    fail(path, "dtype " + descr + " is not supported (float32, float16, int64, int32, uint8)");
+  // Every WebNN type numpy has (bool reads as uint8), little-endian or byte-sized; '=' is the
+  // machine's order, little-endian here.
+  const std::string written = descr;
+  if (!descr.empty() && (descr[0] == '<' || descr[0] == '|' || descr[0] == '=')) descr.erase(0, 1);
+  static const std::pair<const char*, MLOperandDataType> kTypes[] = {
+      {"f4", MLOperandDataType::Float32}, {"f2", MLOperandDataType::Float16},
+      {"i8", MLOperandDataType::Int64},   {"u8", MLOperandDataType::Uint64},
+      {"i4", MLOperandDataType::Int32},   {"u4", MLOperandDataType::Uint32},
+      {"i1", MLOperandDataType::Int8},    {"u1", MLOperandDataType::Uint8},
+      {"b1", MLOperandDataType::Uint8}};
+  bool known = false;
+  for (const auto& [name, type] : kTypes) {
+    if (descr == name) {
+      array.dataType = type;
+      known = true;
+    }
+  }
+  if (!known) {
+    fail(path, "dtype " + written +
+                   " is not supported: WebNN's types are float32, float16, int64, " +
+                   "uint64, int32, uint32, int8, uint8 (and bool as uint8), little-endian");
+  }
   if (field(header, "fortran_order", path).find("False") == std::string::npos) {
     fail(path, "Fortran-order arrays are not supported");
   }

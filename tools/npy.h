@@ -1,5 +1,5 @@
-// .npy files (NumPy format 1.0/2.0/3.0, C order, little-endian) for float32, float16, int64,
-// int32 and uint8 (bool reads as uint8).
+// .npy files (NumPy format 1.0/2.0/3.0, C order, little-endian) of every WebNN type numpy has:
+// float32, float16, int64, uint64, int32, uint32, int8 and uint8 (bool reads as uint8).
 #pragma once
 
 #include <cstddef>

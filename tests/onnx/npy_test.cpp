@@ -16,7 +16,8 @@ std::string tempPath(const std::string& name) {
 
 TEST(Npy, RoundTripsEveryType) {
   for (auto type : {MLOperandDataType::Float32, MLOperandDataType::Float16,
-                    MLOperandDataType::Int64, MLOperandDataType::Int32, MLOperandDataType::Uint8}) {
+                    MLOperandDataType::Int64, MLOperandDataType::Uint64, MLOperandDataType::Int32,
+                    MLOperandDataType::Uint32, MLOperandDataType::Int8, MLOperandDataType::Uint8}) {
     tools::NpyArray a;
     a.dataType = type;
     a.shape = {2, 3};
@@ -52,7 +53,11 @@ TEST(Npy, MalformedFilesAreDataErrors) {
   expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {"not a .npy"});
   std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }\n";
   write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header);
-  expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {"<f8"});
+  expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {"<f8", "WebNN's types"});
+  header = "{'descr': '>i4', 'fortran_order': False, 'shape': (1,), }\n";
+  write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header +
+        "abcd");
+  expectError([&] { tools::readNpy(path); }, Error::Kind::DataError, {">i4", "little-endian"});
   header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }\n";
   write(std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header +
         "abcd");
