@@ -1,6 +1,7 @@
 // Context: values, inputs, outputs, attributes and constants for the op mappings.
 #include "onnx/context.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/checked_math.h"
@@ -149,6 +150,15 @@ const Known& Context::requireKnown(size_t i, const char* what) {
            ") must be a constant known at import; it is the graph input " + quoteName(name) +
            " (give its value: --fix-input " + name + "=FILE.npy, ImportOptions::fixedInputs)");
     }
+    if (auto it = values.find(name); it != values.end() && !it->second.fromGraphInputs.empty()) {
+      const auto& from = it->second.fromGraphInputs;
+      std::string list;
+      for (const auto& input : from) list += (list.empty() ? "" : ", ") + quoteName(input);
+      fail(std::string(what) + " (input " + std::to_string(i) +
+           ") must be a constant known at import; it is computed from the graph input " + list +
+           " (give its value: --fix-input " + from.front() +
+           "=FILE.npy, ImportOptions::fixedInputs)");
+    }
     fail(std::string(what) + " (input " + std::to_string(i) +
          ") must be a constant known at import (computed from shapes and constants)");
   }
@@ -216,10 +226,30 @@ bool Context::wantsOutput(size_t i) const {
   return i < outputCount() && !node->output(static_cast<int>(i)).empty();
 }
 
+std::vector<std::string> Context::graphInputsOfInputs() const {
+  constexpr size_t kMaxNamed = 4;  // enough to tell the user what to fix
+  std::vector<std::string> names;
+  for (const auto& name : node->input()) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end()) continue;
+    const Value& v = it->second;
+    if (v.graphInput) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    for (const auto& from : v.fromGraphInputs) {
+      if (std::find(names.begin(), names.end(), from) == names.end()) names.push_back(from);
+    }
+    if (names.size() >= kMaxNamed) break;
+  }
+  if (names.size() > kMaxNamed) names.resize(kMaxNamed);
+  return names;
+}
+
 void Context::setOutput(size_t i, const MLOperand& operand) {
   if (!wantsOutput(i)) return;
   Value v;
   v.operand = operand;
+  v.fromGraphInputs = graphInputsOfInputs();
   values[node->output(static_cast<int>(i))] = std::move(v);
 }
 

@@ -28,6 +28,8 @@ struct Value {
   std::vector<int64_t> shape;
   // A graph input (named in messages that ask for its value at import).
   bool graphInput = false;
+  // The graph inputs an operand was computed from (the first few), for the same messages.
+  std::vector<std::string> fromGraphInputs;
 };
 
 // ImportOptions' limits on what the import may hold in memory.
@@ -90,6 +92,8 @@ class Context {
   bool wantsOutput(size_t i) const;
   void setOutput(size_t i, const MLOperand& operand);
   void setKnownOutput(size_t i, Known known);
+  // The graph inputs the node's inputs come from (the first few), for an output's Value.
+  std::vector<std::string> graphInputsOfInputs() const;
 
   // Attributes.
   const ::onnx::AttributeProto* attribute(const std::string& name) const;

@@ -360,6 +360,42 @@ void split(Context& c) {
   }
 }
 
+// HannWindow, HammingWindow, BlackmanWindow: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n / N) for
+// n < size, N = size (periodic, the default) or size - 1 (symmetric).
+template <int kWindow>
+void window(Context& c) {
+  const Known& sizeValue = c.requireKnown(0, "size");
+  if (sizeValue.size() != 1) c.failData("size must hold one value");
+  const int64_t size = sizeValue.integer(0);
+  if (size < 0) c.failData("size is negative");
+  const bool periodic = c.attrInt("periodic", 1) != 0;
+  const auto type = static_cast<int32_t>(c.attrInt("output_datatype", kFloat));
+  double a0 = 0.5, a1 = 0.5, a2 = 0.0;  // Hann
+  if (kWindow == 1) {                   // Hamming
+    a0 = 25.0 / 46.0;
+    a1 = 1.0 - a0;
+  } else if (kWindow == 2) {  // Blackman
+    a0 = 0.42;
+    a1 = 0.5;
+    a2 = 0.08;
+  }
+  Known out;
+  out.type = type;
+  out.shape = {size};
+  c.reserveKnown(out.shape);
+  const double n = static_cast<double>(periodic ? size : size - 1);
+  constexpr double kPi = 3.14159265358979323846;
+  for (int64_t i = 0; i < size; ++i) {
+    const double angle = n > 0 ? 2 * kPi * static_cast<double>(i) / n : 0.0;
+    const double value = a0 - a1 * std::cos(angle) + a2 * std::cos(2 * angle);
+    if (out.isFloat())
+      out.floats.push_back(value);
+    else
+      out.ints.push_back(checked::toInt64Saturated(std::trunc(value)));
+  }
+  c.setKnownOutput(0, std::move(out));
+}
+
 void expand(Context& c) {
   const Known& x = c.requireKnown(0, "input");
   Known out;
@@ -374,14 +410,32 @@ void expand(Context& c) {
 
 const FoldTable& foldTable() {
   static const FoldTable table = {
-      {"Add", add},         {"Sub", sub},         {"Mul", mul},
-      {"Div", div},         {"Equal", equal},     {"Less", less},
-      {"Greater", greater}, {"Max", maxOp},       {"Min", minOp},
-      {"Where", where},     {"Cast", cast},       {"Identity", identity},
-      {"Neg", neg},         {"Reshape", reshape}, {"Unsqueeze", unsqueeze},
-      {"Squeeze", squeeze}, {"Flatten", flatten}, {"Concat", concat},
-      {"Gather", gather},   {"Slice", slice},     {"Range", range},
-      {"Expand", expand},   {"Split", split},
+      {"Add", add},
+      {"Sub", sub},
+      {"Mul", mul},
+      {"Div", div},
+      {"Equal", equal},
+      {"Less", less},
+      {"Greater", greater},
+      {"Max", maxOp},
+      {"Min", minOp},
+      {"Where", where},
+      {"Cast", cast},
+      {"Identity", identity},
+      {"Neg", neg},
+      {"Reshape", reshape},
+      {"Unsqueeze", unsqueeze},
+      {"Squeeze", squeeze},
+      {"Flatten", flatten},
+      {"Concat", concat},
+      {"Gather", gather},
+      {"Slice", slice},
+      {"Range", range},
+      {"Expand", expand},
+      {"Split", split},
+      {"HannWindow", window<0>},
+      {"HammingWindow", window<1>},
+      {"BlackmanWindow", window<2>},
   };
   return table;
 }

@@ -1,4 +1,4 @@
-// Activation ONNX ops: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, Selu,
+// Activation ONNX ops: Relu, Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, Selu, Celu,
 // ThresholdedRelu, Shrink, PRelu, Clip, Gelu, Softplus, Softsign, Softmax, LogSoftmax.
 #include <cmath>
 #include <limits>
@@ -59,6 +59,18 @@ void selu(Context& c) {
   const double gamma = c.attrFloat("gamma", 1.05070102214813232421875f);
   c.setOutput(0,
               c.builder.mul(c.builder.elu(x, options), c.scalar(x.dataType(), gamma), {c.label()}));
+}
+
+// Celu: alpha * elu(x / alpha).
+void celu(Context& c) {
+  MLOperand x = c.input(0);
+  const double alpha = c.attrFloat("alpha", 1.0f);
+  if (!(alpha > 0)) c.failData("alpha must be positive");
+  const auto type = x.dataType();
+  const MLOperand scaled = c.builder.div(x, c.scalar(type, alpha), {c.label() + "/scaled"});
+  MLEluOptions options;
+  options.label = c.label() + "/elu";
+  c.setOutput(0, c.builder.mul(c.builder.elu(scaled, options), c.scalar(type, alpha), {c.label()}));
 }
 
 void thresholdedRelu(Context& c) {
@@ -183,6 +195,7 @@ void addActivationOps(OpTable& t) {
   t["LeakyRelu"] = {leakyRelu};
   t["Elu"] = {elu};
   t["Selu"] = {selu};
+  t["Celu"] = {celu};
   t["ThresholdedRelu"] = {thresholdedRelu};
   t["Shrink"] = {shrink};
   t["PRelu"] = {prelu};

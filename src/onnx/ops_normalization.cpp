@@ -1,5 +1,5 @@
 // Normalization ONNX ops: BatchNormalization (inference, and training_mode with the batch's
-// statistics), InstanceNormalization, LRN,
+// statistics), InstanceNormalization, LRN, MeanVarianceNormalization,
 // LayerNormalization (with its Mean and InvStdDev outputs).
 #include <algorithm>
 
@@ -71,6 +71,27 @@ std::string checkBatchNormalization(const ::onnx::NodeProto& node, int64_t) {
     if (!node.output(i).empty()) return "training outputs";
   }
   return {};
+}
+
+// MeanVarianceNormalization: (x - mean) / (standard deviation + 1e-9) over `axes` ([0, 2, 3]).
+void meanVarianceNormalization(Context& c) {
+  MLOperand x = c.input(0);
+  const size_t rank = x.shape().size();
+  std::vector<uint32_t> axes;
+  for (int64_t a : c.attrInts("axes").value_or(std::vector<int64_t>{0, 2, 3}))
+    axes.push_back(c.axis(a, rank));
+  const std::string l = c.label();
+  MLReduceOptions reduce;
+  reduce.axes = axes;
+  reduce.keepDimensions = true;
+  reduce.label = l + "/mean";
+  const MLOperand centered = c.builder.sub(x, c.builder.reduceMean(x, reduce), {l + "/centered"});
+  reduce.label = l + "/variance";
+  const MLOperand variance =
+      c.builder.reduceMean(c.builder.mul(centered, centered, {l + "/square"}), reduce);
+  const MLOperand deviation = c.builder.add(c.builder.sqrt(variance, {l + "/sqrt"}),
+                                            c.scalar(x.dataType(), 1e-9), {l + "/epsilon"});
+  c.setOutput(0, c.builder.div(centered, deviation, {l}));
 }
 
 // LRN: x / (bias + alpha / size * sum of squares over the `size` nearest channels)^beta; the
@@ -193,6 +214,7 @@ void addNormalizationOps(OpTable& t) {
   t["InstanceNormalization"] = {instanceNormalization};
   t["LayerNormalization"] = {layerNormalization};
   t["LRN"] = {localResponseNormalization};
+  t["MeanVarianceNormalization"] = {meanVarianceNormalization};
 }
 
 }  // namespace webnn::onnx_import

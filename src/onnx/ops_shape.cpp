@@ -1,5 +1,5 @@
 // Shape ONNX ops: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Expand, Tile,
-// Trilu, DepthToSpace, SpaceToDepth,
+// Trilu, DepthToSpace, SpaceToDepth, OneHot, EyeLike (known at import),
 // and the ones whose result is known at import: Shape, Size, ConstantOfShape, Constant.
 #include <algorithm>
 
@@ -188,6 +188,82 @@ void trilu(Context& c) {
   c.setOutput(0, c.builder.triangular(x, options));
 }
 
+// EyeLike: ones on diagonal k of a 2-D tensor of the input's shape, known at import.
+void eyeLike(Context& c) {
+  const auto shape = c.shape(0);
+  if (shape.size() != 2) c.failData("the input must be 2-D");
+  const int64_t k = c.attrInt("k", 0);
+  const auto dtype = static_cast<int32_t>(c.attrInt("dtype", c.onnxType(0)));
+  Known eye;
+  eye.type = dtype;
+  eye.shape = toOnnxShape(shape);
+  const uint64_t count = c.reserveKnown(eye.shape, "the identity matrix");
+  if (eye.isFloat())
+    eye.floats.assign(count, 0.0);
+  else
+    eye.ints.assign(count, 0);
+  for (int64_t row = 0; row < eye.shape[0]; ++row) {
+    const int64_t column = row + k;
+    if (column < 0 || column >= eye.shape[1]) continue;
+    const auto at = static_cast<size_t>(row * eye.shape[1] + column);
+    if (eye.isFloat())
+      eye.floats[at] = 1.0;
+    else
+      eye.ints[at] = 1;
+  }
+  c.setKnownOutput(0, std::move(eye));
+}
+
+// OneHot: along `axis`, `on` where the position equals the index (negative indices count from
+// the end of depth), `off` elsewhere.
+void oneHot(Context& c) {
+  const Known& depthValue = c.requireKnown(1, "depth");
+  if (depthValue.size() != 1) c.failData("depth must hold one value");
+  const int64_t depth = depthValue.integer(0);
+  if (depth <= 0 || depth > 0xffffffffll) c.failData("depth must be a positive dimension");
+  const Known& values = c.requireKnown(2, "values");
+  if (values.size() != 2) c.failData("values must hold off and on");
+  MLOperand indices = c.input(0);
+  const std::string l = c.label();
+  if (isFloatingPoint(indices.dataType()))
+    indices = c.builder.cast(indices, MLOperandDataType::Int64, {l + "/indices"});
+  const auto indexType = indices.dataType();
+  const size_t rank = indices.shape().size() + 1;
+  const uint32_t axis = c.axis(c.attrInt("axis", -1), rank);
+  if (isSigned(indexType)) {
+    const MLOperand negative =
+        c.builder.lesser(indices, c.scalar(indexType, 0.0), {l + "/negative"});
+    indices = c.builder.where(
+        negative,
+        c.builder.add(indices, c.scalar(indexType, static_cast<double>(depth)), {l + "/wrap"}),
+        indices, {l + "/wrapped"});
+  }
+  std::vector<uint32_t> expanded = indices.shape();
+  expanded.insert(expanded.begin() + axis, 1);
+  indices = c.builder.reshape(indices, expanded, {l + "/expanded"});
+  Known positions;
+  positions.type = indexType == MLOperandDataType::Int64 ? kInt64 : kInt32;
+  if (indexType == MLOperandDataType::Uint32) positions.type = kUint32;
+  if (indexType == MLOperandDataType::Uint64) positions.type = kUint64;
+  if (indexType == MLOperandDataType::Int8) positions.type = kInt8;
+  if (indexType == MLOperandDataType::Uint8) positions.type = kUint8;
+  positions.shape.assign(rank, 1);
+  positions.shape[axis] = depth;
+  c.reserveKnown(positions.shape, "the positions along the axis");
+  for (int64_t i = 0; i < depth; ++i) positions.ints.push_back(i);
+  const MLOperand hot = c.builder.equal(c.constant(positions), indices, {l + "/hot"});
+  Known off, on;
+  off.type = on.type = values.type;
+  if (values.isFloat()) {
+    off.floats = {values.floats[0]};
+    on.floats = {values.floats[1]};
+  } else {
+    off.ints = {values.ints[0]};
+    on.ints = {values.ints[1]};
+  }
+  c.setOutput(0, c.builder.where(hot, c.constant(on), c.constant(off), {l}));
+}
+
 // DepthToSpace and SpaceToDepth: a reshape to 6-D, a transpose and a reshape back (NCHW).
 void depthToSpace(Context& c) {
   MLOperand x = c.input(0);
@@ -244,6 +320,8 @@ void addShapeOps(OpTable& t) {
   t["Trilu"] = {trilu};
   t["DepthToSpace"] = {depthToSpace};
   t["SpaceToDepth"] = {spaceToDepth};
+  t["EyeLike"] = {eyeLike};
+  t["OneHot"] = {oneHot};
   t["Shape"] = {shapeOp};
   t["Size"] = {size};
   t["ConstantOfShape"] = {constantOfShape};

@@ -145,14 +145,15 @@ MLTensor writeInput(MLContext& context, const MLOperandDescriptor& descriptor,
   return tensor;
 }
 
-// The graph input a refusal asks a value for ("... it is the graph input 'NAME' (give its
-// value: ..."), or empty.
+// The graph input a refusal asks a value for ("... (give its value: --fix-input NAME=FILE.npy"),
+// or empty.
 std::string inputToFix(const std::string& message) {
-  const std::string marker = "it is the graph input '";
+  // "... (give its value: --fix-input NAME=FILE.npy, ..."
+  const std::string marker = "(give its value: --fix-input ";
   const size_t at = message.find(marker);
   if (at == std::string::npos) return {};
   const size_t begin = at + marker.size();
-  const size_t end = message.find("' (give its value", begin);
+  const size_t end = message.find("=FILE.npy", begin);
   return end == std::string::npos ? std::string() : message.substr(begin, end - begin);
 }
 
