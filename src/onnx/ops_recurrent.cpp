@@ -1,5 +1,6 @@
 // LSTM and GRU onto WebNN's lstm and gru (same gate orders: ONNX iofc = WebNN iofg, ONNX zrh =
-// WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end.
+// WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end; layout=1 (batch
+// first) is transposed in and out.
 #include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
@@ -57,18 +58,40 @@ std::pair<MLOperand, MLOperand> splitBias(Context& c, size_t input) {
 
 void checkSequenceLengths(Context& c, uint32_t steps) {
   if (!c.hasInput(4)) return;
-  const Known* lengths = c.known(4);
-  if (!lengths) c.fail("sequence_lens computed at run time is not supported");
-  for (int64_t v : lengths->integers()) {
+  const Known& lengths = c.requireKnown(4, "sequence_lens");
+  for (int64_t v : lengths.integers()) {
     if (v != steps) c.fail("sequence_lens shorter than the sequence is not supported");
   }
 }
 
+// layout=1 (batch first): X [batch, steps, input] and the initial states [batch, dirs, hidden]
+// are transposed to WebNN's [steps, batch, input] and [dirs, batch, hidden] (the same swap of
+// the first two axes), and the outputs back.
+bool batchFirst(Context& c) {
+  const int64_t layout = c.attrInt("layout", 0);
+  if (layout != 0 && layout != 1) c.failData("layout must be 0 or 1");
+  return layout == 1;
+}
+
+MLOperand swapFirstTwo(Context& c, const MLOperand& v, const std::string& what) {
+  std::vector<uint32_t> permutation(v.shape().size());
+  for (uint32_t i = 0; i < permutation.size(); ++i) permutation[i] = i;
+  std::swap(permutation[0], permutation[1]);
+  return c.builder.transpose(v, {c.label() + "/" + what, permutation});
+}
+
+// WebNN's sequence output [steps, dirs, batch, hidden] as ONNX's layout=1 [batch, steps, dirs,
+// hidden].
+MLOperand batchFirstSequence(Context& c, const MLOperand& y) {
+  return c.builder.transpose(y, {c.label() + "/y_batch_first", std::vector<uint32_t>{2, 0, 1, 3}});
+}
+
 void lstm(Context& c) {
-  if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
+  const bool batch = batchFirst(c);
   if (c.attrInt("input_forget", 0) != 0) c.fail("input_forget=1 is not supported");
   c.requireRank(0, 3, 3, "X");
   MLOperand x = c.input(0);
+  if (batch) x = swapFirstTwo(c, x, "x_steps_first");
   const uint32_t steps = x.shape()[0];
   const uint32_t hidden = hiddenSize(c);
   checkSequenceLengths(c, steps);
@@ -79,19 +102,40 @@ void lstm(Context& c) {
   options.returnSequence = c.wantsOutput(0);
   options.activations = activations(c, 3);
   if (c.hasInput(3)) std::tie(options.bias, options.recurrentBias) = splitBias(c, 3);
-  if (c.hasInput(5)) options.initialHiddenState = c.input(5);
-  if (c.hasInput(6)) options.initialCellState = c.input(6);
-  if (c.hasInput(7)) options.peepholeWeight = c.input(7);
+  if (c.hasInput(5)) {
+    options.initialHiddenState = batch ? swapFirstTwo(c, c.input(5), "initial_h") : c.input(5);
+  }
+  if (c.hasInput(6))
+    options.initialCellState = batch ? swapFirstTwo(c, c.input(6), "initial_c") : c.input(6);
+  if (c.hasInput(7)) {
+    // ONNX's output gate peeks at the new cell state, WebNN's at the previous one: the same
+    // only where the output gate's peephole weights (P[iof], the middle third) are all zero.
+    const Known* peephole = c.known(7);
+    if (!peephole) c.fail("peephole weights not known at import are not supported");
+    const auto values = peephole->isFloat() ? peephole->floats : std::vector<double>{};
+    for (size_t d = 0; d < values.size() / (3 * hidden); ++d) {
+      for (size_t j = 0; j < hidden; ++j) {
+        if (values[d * 3 * hidden + hidden + j] != 0.0) {
+          c.fail(
+              "output-gate peephole weights are not supported (ONNX's output gate reads the "
+              "new cell state, WebNN's lstm the previous one)");
+        }
+      }
+    }
+    options.peepholeWeight = c.input(7);
+  }
   auto outputs = c.builder.lstm(x, c.input(1), c.input(2), steps, hidden, options);
-  c.setOutput(1, outputs[0]);
-  c.setOutput(2, outputs[1]);
-  if (options.returnSequence) c.setOutput(0, outputs[2]);
+  c.setOutput(1, batch ? swapFirstTwo(c, outputs[0], "y_h") : outputs[0]);
+  c.setOutput(2, batch ? swapFirstTwo(c, outputs[1], "y_c") : outputs[1]);
+  if (options.returnSequence)
+    c.setOutput(0, batch ? batchFirstSequence(c, outputs[2]) : outputs[2]);
 }
 
 void gru(Context& c) {
-  if (c.attrInt("layout", 0) != 0) c.fail("layout=1 is not supported");
+  const bool batch = batchFirst(c);
   c.requireRank(0, 3, 3, "X");
   MLOperand x = c.input(0);
+  if (batch) x = swapFirstTwo(c, x, "x_steps_first");
   const uint32_t steps = x.shape()[0];
   const uint32_t hidden = hiddenSize(c);
   checkSequenceLengths(c, steps);
@@ -103,10 +147,13 @@ void gru(Context& c) {
   options.returnSequence = c.wantsOutput(0);
   options.activations = activations(c, 2);
   if (c.hasInput(3)) std::tie(options.bias, options.recurrentBias) = splitBias(c, 3);
-  if (c.hasInput(5)) options.initialHiddenState = c.input(5);
+  if (c.hasInput(5)) {
+    options.initialHiddenState = batch ? swapFirstTwo(c, c.input(5), "initial_h") : c.input(5);
+  }
   auto outputs = c.builder.gru(x, c.input(1), c.input(2), steps, hidden, options);
-  c.setOutput(1, outputs[0]);
-  if (options.returnSequence) c.setOutput(0, outputs[1]);
+  c.setOutput(1, batch ? swapFirstTwo(c, outputs[0], "y_h") : outputs[0]);
+  if (options.returnSequence)
+    c.setOutput(0, batch ? batchFirstSequence(c, outputs[1]) : outputs[1]);
 }
 
 std::string checkRecurrent(const ::onnx::NodeProto& node, int64_t) {

@@ -122,10 +122,52 @@ void gatherElements(Context& c) {
 }
 
 void gatherNd(Context& c) {
-  if (c.attrInt("batch_dims", 0) != 0) c.fail("batch_dims other than 0 is not supported");
+  const int64_t batchDims = c.attrInt("batch_dims", 0);
   MLOperand x = c.input(0);
-  const MLOperand indices = nonNegativeIndices(c, 1, x.shape(), true);
-  c.setOutput(0, c.builder.gatherND(x, indices, {c.label()}));
+  const auto dataShape = x.shape();
+  if (batchDims == 0) {
+    const MLOperand indices = nonNegativeIndices(c, 1, dataShape, true);
+    c.setOutput(0, c.builder.gatherND(x, indices, {c.label()}));
+    return;
+  }
+  // batch_dims b: the first b axes of data and indices are a batch. Seen as one batch axis of
+  // B positions, each index gets its batch position prepended, and gatherND runs on the whole.
+  const auto indexShape = c.shape(1);
+  const auto b = static_cast<size_t>(batchDims);
+  if (batchDims < 0 || b >= indexShape.size() || b >= dataShape.size())
+    c.failData("batch_dims must be below the ranks of data and indices");
+  uint64_t batch = 1;
+  for (size_t i = 0; i < b; ++i) {
+    if (dataShape[i] != indexShape[i]) c.failData("data and indices differ in a batch axis");
+    batch *= dataShape[i];
+  }
+  if (batch > 0xffffffffu) c.failData("the batch is too large");
+  const auto flat = static_cast<uint32_t>(batch);
+  std::vector<uint32_t> limits(dataShape.begin() + static_cast<long>(b), dataShape.end());
+  MLOperand indices = nonNegativeIndices(c, 1, limits, true);
+  const std::string l = c.label();
+  std::vector<uint32_t> data2(dataShape.begin() + static_cast<long>(b), dataShape.end());
+  data2.insert(data2.begin(), flat);
+  std::vector<uint32_t> index2(indexShape.begin() + static_cast<long>(b), indexShape.end());
+  index2.insert(index2.begin(), flat);
+  x = reshapeTo(c, x, data2);
+  indices = c.builder.reshape(indices, index2, {l + "/indices"});
+  // The batch position of every index: [B, ..., 1].
+  Known positions;
+  positions.type = indices.dataType() == MLOperandDataType::Int64 ? kInt64 : kInt32;
+  positions.shape = toOnnxShape(index2);
+  positions.shape.back() = 1;
+  const uint64_t count = c.reserveKnown(positions.shape, "the batch positions");
+  const uint64_t perBatch = count / flat;
+  for (uint64_t i = 0; i < count; ++i) positions.ints.push_back(static_cast<int64_t>(i / perBatch));
+  const MLOperand batched = c.builder.concat(
+      {c.constant(positions), indices}, static_cast<uint32_t>(index2.size() - 1), {l + "/batched"});
+  MLOperand y = c.builder.gatherND(x, batched, {l + "/gather"});
+  // [B, index dims..., rest] back to [batch dims..., index dims..., rest].
+  std::vector<uint32_t> shape(indexShape.begin(), indexShape.end() - 1);
+  const size_t components = indexShape.back();
+  shape.insert(shape.end(), dataShape.begin() + static_cast<long>(b + components), dataShape.end());
+  c.setOutput(0, c.builder.reshape(y, shape, {l}));
 }
 
 std::string checkScatter(const ::onnx::NodeProto& node, int64_t) {

@@ -483,5 +483,30 @@ TEST(OnnxImporter, AnIfWhoseConditionFoldsMapsTheBranchItTakes) {
   }
 }
 
+// ONNX's LSTM output gate peeks at the new cell state, WebNN's lstm at the previous one: peephole
+// weights are mapped only where the output gate's third is zero, and refused otherwise (a model
+// that once mapped silently to other values).
+TEST(OnnxImporter, LstmOutputGatePeepholesAreRefusedNotMisread) {
+  for (const float outputGate : {0.0f, 0.5f}) {
+    ModelMaker m;
+    m.input("x", {1, 1, 1});
+    m.floats("w", {1, 4, 1}, {0.1f, 0.2f, 0.3f, 0.4f});
+    m.floats("r", {1, 4, 1}, {0.1f, 0.2f, 0.3f, 0.4f});
+    m.floats("p", {1, 3}, {0.3f, outputGate, 0.2f});
+    auto& node = m.node("LSTM", {"x", "w", "r", "", "", "", "", "p"}, {"", "y"});
+    ModelMaker::attr(node, "hidden_size", int64_t{1});
+    m.output("y");
+    const std::string path = m.save();
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    if (outputGate == 0.0f) {
+      EXPECT_NO_THROW(onnx::importModel(path, builder));
+    } else {
+      expectError([&] { onnx::importModel(path, builder); }, Error::Kind::NotSupportedError,
+                  {"output-gate peephole"});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace webnn::testing
