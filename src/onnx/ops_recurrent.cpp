@@ -110,8 +110,7 @@ void lstm(Context& c) {
   if (c.hasInput(7)) {
     // ONNX's output gate peeks at the new cell state, WebNN's at the previous one: the same
     // only where the output gate's peephole weights (P[iof], the middle third) are all zero.
-    const Known* peephole = c.known(7);
-    if (!peephole) c.fail("peephole weights not known at import are not supported");
+    const Known* peephole = &c.requireKnown(7, "P");
     const auto values = peephole->isFloat() ? peephole->floats : std::vector<double>{};
     for (size_t d = 0; d < values.size() / (3 * hidden); ++d) {
       for (size_t j = 0; j < hidden; ++j) {
