@@ -4,10 +4,12 @@
 #pragma once
 
 #include <napi.h>
+#include <webnn/op_schema.h>
 #include <webnn/webnn.h>
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,6 +80,37 @@ class Dictionary {
     if (auto v = get(key)) out = toDataType(*v, what(key));
     return *this;
   }
+  // Members by kind, as the op schema (webnn/op_schema.h) hands them out.
+  void member(std::string_view key, std::string& out) { label(key, out); }
+  void member(std::string_view key, bool& out) { boolean(std::string(key).c_str(), out); }
+  void member(std::string_view key, double& out) { number(std::string(key).c_str(), out); }
+  void member(std::string_view key, MLNumber& out) { mlNumber(std::string(key).c_str(), out); }
+  void member(std::string_view key, uint32_t& out) { u32(std::string(key).c_str(), out); }
+  void member(std::string_view key, int32_t& out) { i32(std::string(key).c_str(), out); }
+  void member(std::string_view key, std::vector<uint32_t>& out) {
+    u32List(std::string(key).c_str(), out);
+  }
+  void member(std::string_view key, std::optional<std::vector<uint32_t>>& out) {
+    u32List(std::string(key).c_str(), out);
+  }
+  void member(std::string_view key, std::optional<std::vector<float>>& out) {
+    floatList(std::string(key).c_str(), out);
+  }
+  void member(std::string_view key, std::optional<MLOperand>& out) {
+    operand(std::string(key).c_str(), out);
+  }
+  void member(std::string_view key, MLOperandDataType& out) {
+    dataType(std::string(key).c_str(), out);
+  }
+  template <schema::SpecEnum Enum>
+  void member(std::string_view key, Enum& out) {
+    enumeration(std::string(key).c_str(), out, specStrings<Enum>());
+  }
+  template <schema::SpecEnum Enum>
+  void member(std::string_view key, std::optional<std::vector<Enum>>& out) {
+    enumList(std::string(key).c_str(), out, specStrings<Enum>());
+  }
+
   template <class Enum>
   Dictionary& enumeration(const char* key, Enum& out,
                           const std::vector<std::pair<const char*, Enum>>& names) {
@@ -99,6 +132,21 @@ class Dictionary {
   }
 
  private:
+  void label(std::string_view, std::string& out) {
+    if (auto v = get("label")) out = toDOMString(*v);
+  }
+  // The schema's strings of an enum, as toEnum takes them.
+  template <schema::SpecEnum Enum>
+  static const std::vector<std::pair<const char*, Enum>>& specStrings() {
+    static const std::vector<std::pair<const char*, Enum>> names = [] {
+      std::vector<std::pair<const char*, Enum>> list;
+      for (const auto& [text, value] : schema::EnumStrings<Enum>::entries)
+        list.emplace_back(text.data(), value);
+      return list;
+    }();
+    return names;
+  }
+
   std::string what_;
   Napi::Object object_{};
 };
