@@ -28,6 +28,7 @@ void registerInspectCommand();
 void registerLoadBenchCommand();
 void registerOnnxTestCommand();
 void registerRunCommand();
+void registerSchemaCommand();
 void registerAllCommands();
 
 }  // namespace webnn::tools

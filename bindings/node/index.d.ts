@@ -6,16 +6,6 @@ export type MLOperandDataType =
   | 'float32' | 'float16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'int8' | 'uint8' | 'int4' | 'uint4';
 export type MLNumber = number | bigint;
 export type MLPowerPreference = 'default' | 'high-performance' | 'low-power';
-export type MLInputOperandLayout = 'nchw' | 'nhwc';
-export type MLConv2dFilterOperandLayout = 'oihw' | 'hwio' | 'ohwi' | 'ihwo';
-export type MLConvTranspose2dFilterOperandLayout = 'iohw' | 'hwoi' | 'ohwi';
-export type MLRoundingType = 'floor' | 'ceil';
-export type MLInterpolationMode = 'nearest-neighbor' | 'linear';
-export type MLPaddingMode = 'constant' | 'edge' | 'reflection' | 'symmetric';
-export type MLRecurrentNetworkActivation = 'relu' | 'sigmoid' | 'tanh';
-export type MLRecurrentNetworkDirection = 'forward' | 'backward' | 'both';
-export type MLGruWeightLayout = 'zrn' | 'rzn';
-export type MLLstmWeightLayout = 'iofg' | 'ifgo';
 
 /** Bytes: an ArrayBuffer, SharedArrayBuffer or a view. Typed arrays must be a Uint8Array or the
  * data type's view: Float32Array, Uint16Array (float16 bits; Float16Array where it exists),
@@ -141,51 +131,41 @@ export interface MLStepImplementation {
   type: string; label: string; dataType: MLOperandDataType; implementation: string; fallbackReason: string;
 }
 
-export interface MLOperatorOptions { label?: string }
 export interface MLConstantOptions { label?: string }
+// The enums and options dictionaries of the builder's operations, written from the op schema
+// (include/webnn/op_schema.h) by `webnn schema --typescript --update bindings/node/index.d.ts`.
+// BEGIN generated: types
+export type MLConv2dFilterOperandLayout = 'oihw' | 'hwio' | 'ohwi' | 'ihwo';
+export type MLConvTranspose2dFilterOperandLayout = 'iohw' | 'hwoi' | 'ohwi';
+export type MLGruWeightLayout = 'zrn' | 'rzn';
+export type MLInputOperandLayout = 'nchw' | 'nhwc';
+export type MLInterpolationMode = 'nearest-neighbor' | 'linear';
+export type MLLstmWeightLayout = 'iofg' | 'ifgo';
+export type MLPaddingMode = 'constant' | 'edge' | 'reflection' | 'symmetric';
+export type MLRecurrentNetworkActivation = 'relu' | 'sigmoid' | 'tanh';
+export type MLRecurrentNetworkDirection = 'forward' | 'backward' | 'both';
+export type MLRoundingType = 'floor' | 'ceil';
+export interface MLOperatorOptions { label?: string }
 export interface MLArgMinMaxOptions extends MLOperatorOptions { keepDimensions?: boolean; outputDataType?: MLOperandDataType }
 export interface MLBatchNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; axis?: number; epsilon?: number }
 export interface MLClampOptions extends MLOperatorOptions { minValue?: MLNumber; maxValue?: MLNumber }
-export interface MLConv2dOptions extends MLOperatorOptions {
-  padding?: number[]; strides?: number[]; dilations?: number[]; groups?: number;
-  inputLayout?: MLInputOperandLayout; filterLayout?: MLConv2dFilterOperandLayout; bias?: MLOperand;
-}
-export interface MLConvTranspose2dOptions extends MLOperatorOptions {
-  padding?: number[]; strides?: number[]; dilations?: number[]; outputPadding?: number[]; outputSizes?: number[];
-  groups?: number; inputLayout?: MLInputOperandLayout; filterLayout?: MLConvTranspose2dFilterOperandLayout; bias?: MLOperand;
-}
+export interface MLConv2dOptions extends MLOperatorOptions { padding?: number[]; strides?: number[]; dilations?: number[]; groups?: number; inputLayout?: MLInputOperandLayout; filterLayout?: MLConv2dFilterOperandLayout; bias?: MLOperand }
+export interface MLConvTranspose2dOptions extends MLOperatorOptions { padding?: number[]; strides?: number[]; dilations?: number[]; outputPadding?: number[]; outputSizes?: number[]; groups?: number; inputLayout?: MLInputOperandLayout; filterLayout?: MLConvTranspose2dFilterOperandLayout; bias?: MLOperand }
 export interface MLCumulativeSumOptions extends MLOperatorOptions { exclusive?: boolean; reversed?: boolean }
 export interface MLEluOptions extends MLOperatorOptions { alpha?: number }
 export interface MLGatherOptions extends MLOperatorOptions { axis?: number }
 export interface MLGemmOptions extends MLOperatorOptions { c?: MLOperand; alpha?: number; beta?: number; aTranspose?: boolean; bTranspose?: boolean }
-export interface MLGruOptions extends MLOperatorOptions {
-  bias?: MLOperand; recurrentBias?: MLOperand; initialHiddenState?: MLOperand; resetAfter?: boolean;
-  returnSequence?: boolean; direction?: MLRecurrentNetworkDirection; layout?: MLGruWeightLayout;
-  activations?: MLRecurrentNetworkActivation[];
-}
-export interface MLGruCellOptions extends MLOperatorOptions {
-  bias?: MLOperand; recurrentBias?: MLOperand; resetAfter?: boolean; layout?: MLGruWeightLayout;
-  activations?: MLRecurrentNetworkActivation[];
-}
+export interface MLGruCellOptions extends MLOperatorOptions { bias?: MLOperand; recurrentBias?: MLOperand; resetAfter?: boolean; layout?: MLGruWeightLayout; activations?: MLRecurrentNetworkActivation[] }
+export interface MLGruOptions extends MLOperatorOptions { bias?: MLOperand; recurrentBias?: MLOperand; initialHiddenState?: MLOperand; resetAfter?: boolean; returnSequence?: boolean; direction?: MLRecurrentNetworkDirection; layout?: MLGruWeightLayout; activations?: MLRecurrentNetworkActivation[] }
 export interface MLHardSigmoidOptions extends MLOperatorOptions { alpha?: number; beta?: number }
 export interface MLInstanceNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; epsilon?: number; layout?: MLInputOperandLayout }
 export interface MLLayerNormalizationOptions extends MLOperatorOptions { scale?: MLOperand; bias?: MLOperand; axes?: number[]; epsilon?: number }
 export interface MLLeakyReluOptions extends MLOperatorOptions { alpha?: number }
 export interface MLLinearOptions extends MLOperatorOptions { alpha?: number; beta?: number }
-export interface MLLstmOptions extends MLOperatorOptions {
-  bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; initialHiddenState?: MLOperand;
-  initialCellState?: MLOperand; returnSequence?: boolean; direction?: MLRecurrentNetworkDirection;
-  layout?: MLLstmWeightLayout; activations?: MLRecurrentNetworkActivation[];
-}
-export interface MLLstmCellOptions extends MLOperatorOptions {
-  bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; layout?: MLLstmWeightLayout;
-  activations?: MLRecurrentNetworkActivation[];
-}
+export interface MLLstmCellOptions extends MLOperatorOptions { bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; layout?: MLLstmWeightLayout; activations?: MLRecurrentNetworkActivation[] }
+export interface MLLstmOptions extends MLOperatorOptions { bias?: MLOperand; recurrentBias?: MLOperand; peepholeWeight?: MLOperand; initialHiddenState?: MLOperand; initialCellState?: MLOperand; returnSequence?: boolean; direction?: MLRecurrentNetworkDirection; layout?: MLLstmWeightLayout; activations?: MLRecurrentNetworkActivation[] }
 export interface MLPadOptions extends MLOperatorOptions { mode?: MLPaddingMode; value?: MLNumber }
-export interface MLPool2dOptions extends MLOperatorOptions {
-  windowDimensions?: number[]; padding?: number[]; strides?: number[]; dilations?: number[];
-  layout?: MLInputOperandLayout; roundingType?: MLRoundingType; outputSizes?: number[];
-}
+export interface MLPool2dOptions extends MLOperatorOptions { windowDimensions?: number[]; padding?: number[]; strides?: number[]; dilations?: number[]; layout?: MLInputOperandLayout; roundingType?: MLRoundingType; outputSizes?: number[] }
 export interface MLReduceOptions extends MLOperatorOptions { axes?: number[]; keepDimensions?: boolean }
 export interface MLResample2dOptions extends MLOperatorOptions { mode?: MLInterpolationMode; scales?: number[]; sizes?: number[]; axes?: number[] }
 export interface MLReverseOptions extends MLOperatorOptions { axes?: number[] }
@@ -194,11 +174,7 @@ export interface MLSliceOptions extends MLOperatorOptions { strides?: number[] }
 export interface MLSplitOptions extends MLOperatorOptions { axis?: number }
 export interface MLTransposeOptions extends MLOperatorOptions { permutation?: number[] }
 export interface MLTriangularOptions extends MLOperatorOptions { upper?: boolean; diagonal?: number }
-
-type Unary = (input: MLOperand, options?: MLOperatorOptions) => MLOperand;
-type Binary = (a: MLOperand, b: MLOperand, options?: MLOperatorOptions) => MLOperand;
-type Reduce = (input: MLOperand, options?: MLReduceOptions) => MLOperand;
-type Pool = (input: MLOperand, options?: MLPool2dOptions) => MLOperand;
+// END generated: types
 
 export declare class MLGraphBuilder {
   constructor(context: MLContext);
@@ -210,62 +186,104 @@ export declare class MLGraphBuilder {
   constant(type: MLOperandDataType, value: MLNumber): MLOperand;
   build(outputs: MLNamedOperands): Promise<MLGraph>;
 
-  argMin(input: MLOperand, axis: number, options?: MLArgMinMaxOptions): MLOperand;
+  // The operations, written from the op schema (webnn schema --typescript --update FILE).
+  // BEGIN generated: MLGraphBuilder operations
+  abs(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  add(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   argMax(input: MLOperand, axis: number, options?: MLArgMinMaxOptions): MLOperand;
+  argMin(input: MLOperand, axis: number, options?: MLArgMinMaxOptions): MLOperand;
+  averagePool2d(input: MLOperand, options?: MLPool2dOptions): MLOperand;
   batchNormalization(input: MLOperand, mean: MLOperand, variance: MLOperand, options?: MLBatchNormalizationOptions): MLOperand;
   cast(input: MLOperand, type: MLOperandDataType, options?: MLOperatorOptions): MLOperand;
+  ceil(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   clamp(input: MLOperand, options?: MLClampOptions): MLOperand;
   concat(inputs: MLOperand[], axis: number, options?: MLOperatorOptions): MLOperand;
   conv2d(input: MLOperand, filter: MLOperand, options?: MLConv2dOptions): MLOperand;
   convTranspose2d(input: MLOperand, filter: MLOperand, options?: MLConvTranspose2dOptions): MLOperand;
+  cos(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   cumulativeSum(input: MLOperand, axis: number, options?: MLCumulativeSumOptions): MLOperand;
-  add: Binary; sub: Binary; mul: Binary; div: Binary; max: Binary; min: Binary; pow: Binary;
-  equal: Binary; notEqual: Binary; greater: Binary; greaterOrEqual: Binary; lesser: Binary; lesserOrEqual: Binary;
-  logicalNot: Unary; logicalAnd: Binary; logicalOr: Binary; logicalXor: Binary;
-  abs: Unary; ceil: Unary; cos: Unary; erf: Unary; exp: Unary; floor: Unary; identity: Unary;
-  isInfinite: Unary; isNaN: Unary; log: Unary; neg: Unary; reciprocal: Unary; roundEven: Unary;
-  sign: Unary; sin: Unary; sqrt: Unary; tan: Unary;
   dequantizeLinear(input: MLOperand, scale: MLOperand, zeroPoint: MLOperand, options?: MLOperatorOptions): MLOperand;
-  quantizeLinear(input: MLOperand, scale: MLOperand, zeroPoint: MLOperand, options?: MLOperatorOptions): MLOperand;
+  div(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   elu(input: MLOperand, options?: MLEluOptions): MLOperand;
+  equal(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  erf(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  exp(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   expand(input: MLOperand, newShape: number[], options?: MLOperatorOptions): MLOperand;
+  floor(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   gather(input: MLOperand, indices: MLOperand, options?: MLGatherOptions): MLOperand;
   gatherElements(input: MLOperand, indices: MLOperand, options?: MLGatherOptions): MLOperand;
   gatherND(input: MLOperand, indices: MLOperand, options?: MLOperatorOptions): MLOperand;
-  gelu: Unary;
+  gelu(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   gemm(a: MLOperand, b: MLOperand, options?: MLGemmOptions): MLOperand;
+  greater(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  greaterOrEqual(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   gru(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, steps: number, hiddenSize: number, options?: MLGruOptions): MLOperand[];
   gruCell(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, hiddenState: MLOperand, hiddenSize: number, options?: MLGruCellOptions): MLOperand;
   hardSigmoid(input: MLOperand, options?: MLHardSigmoidOptions): MLOperand;
-  hardSwish: Unary;
+  hardSwish(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  identity(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   instanceNormalization(input: MLOperand, options?: MLInstanceNormalizationOptions): MLOperand;
+  isInfinite(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  isNaN(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  l2Pool2d(input: MLOperand, options?: MLPool2dOptions): MLOperand;
   layerNormalization(input: MLOperand, options?: MLLayerNormalizationOptions): MLOperand;
   leakyRelu(input: MLOperand, options?: MLLeakyReluOptions): MLOperand;
+  lesser(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  lesserOrEqual(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   linear(input: MLOperand, options?: MLLinearOptions): MLOperand;
+  log(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  logicalAnd(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  logicalNot(a: MLOperand, options?: MLOperatorOptions): MLOperand;
+  logicalOr(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  logicalXor(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   lstm(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, steps: number, hiddenSize: number, options?: MLLstmOptions): MLOperand[];
   lstmCell(input: MLOperand, weight: MLOperand, recurrentWeight: MLOperand, hiddenState: MLOperand, cellState: MLOperand, hiddenSize: number, options?: MLLstmCellOptions): MLOperand[];
-  matmul: Binary;
+  matmul(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  max(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  maxPool2d(input: MLOperand, options?: MLPool2dOptions): MLOperand;
+  min(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  mul(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  neg(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  notEqual(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   pad(input: MLOperand, beginningPadding: number[], endingPadding: number[], options?: MLPadOptions): MLOperand;
-  averagePool2d: Pool; l2Pool2d: Pool; maxPool2d: Pool;
+  pow(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
   prelu(input: MLOperand, slope: MLOperand, options?: MLOperatorOptions): MLOperand;
-  reduceL1: Reduce; reduceL2: Reduce; reduceLogSum: Reduce; reduceLogSumExp: Reduce; reduceMax: Reduce;
-  reduceMean: Reduce; reduceMin: Reduce; reduceProduct: Reduce; reduceSum: Reduce; reduceSumSquare: Reduce;
-  relu: Unary;
+  quantizeLinear(input: MLOperand, scale: MLOperand, zeroPoint: MLOperand, options?: MLOperatorOptions): MLOperand;
+  reciprocal(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  reduceL1(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceL2(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceLogSum(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceLogSumExp(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceMax(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceMean(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceMin(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceProduct(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceSum(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  reduceSumSquare(input: MLOperand, options?: MLReduceOptions): MLOperand;
+  relu(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   resample2d(input: MLOperand, options?: MLResample2dOptions): MLOperand;
   reshape(input: MLOperand, newShape: number[], options?: MLOperatorOptions): MLOperand;
   reverse(input: MLOperand, options?: MLReverseOptions): MLOperand;
+  roundEven(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   scatterElements(input: MLOperand, indices: MLOperand, updates: MLOperand, options?: MLScatterOptions): MLOperand;
   scatterND(input: MLOperand, indices: MLOperand, updates: MLOperand, options?: MLOperatorOptions): MLOperand;
-  sigmoid: Unary;
+  sigmoid(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  sign(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  sin(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   slice(input: MLOperand, starts: number[], sizes: number[], options?: MLSliceOptions): MLOperand;
   softmax(input: MLOperand, axis: number, options?: MLOperatorOptions): MLOperand;
-  softplus: Unary; softsign: Unary;
+  softplus(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  softsign(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   split(input: MLOperand, splits: number | number[], options?: MLSplitOptions): MLOperand[];
-  tanh: Unary;
+  sqrt(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  sub(a: MLOperand, b: MLOperand, options?: MLOperatorOptions): MLOperand;
+  tan(input: MLOperand, options?: MLOperatorOptions): MLOperand;
+  tanh(input: MLOperand, options?: MLOperatorOptions): MLOperand;
   tile(input: MLOperand, repetitions: number[], options?: MLOperatorOptions): MLOperand;
   transpose(input: MLOperand, options?: MLTransposeOptions): MLOperand;
   triangular(input: MLOperand, options?: MLTriangularOptions): MLOperand;
   where(condition: MLOperand, trueValue: MLOperand, falseValue: MLOperand, options?: MLOperatorOptions): MLOperand;
+  // END generated: MLGraphBuilder operations
 }
 
 /** navigator.ml */

@@ -10,6 +10,7 @@ void registerAllCommands() {
   registerLoadBenchCommand();
   registerOnnxTestCommand();
   registerRunCommand();
+  registerSchemaCommand();
 }
 
 }  // namespace webnn::tools
