@@ -52,7 +52,16 @@ int64_t defaultOpset(const ::onnx::ModelProto& model, const std::string& path) {
     if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
   }
   if (model.opset_import_size() == 0) return 1;
-  throwDataError(path, "the model imports no version of the default ONNX domain");
+  // Only other domains (ai.onnx.ml, training): their ops are what is unsupported (checkSupport
+  // names them); a node of the default domain without its version is a malformed model.
+  for (const auto& node : model.graph().node()) {
+    if (node.domain().empty() || node.domain() == "ai.onnx") {
+      throwDataError(path, node.op_type() + " node " + quoteName(node.name()) +
+                               " is in the default ONNX domain, which the model imports no " +
+                               "version of");
+    }
+  }
+  return 0;
 }
 
 // Every unsupported op type and attribute, with counts, in one error.

@@ -1,5 +1,5 @@
-// Pooling ONNX ops: GlobalAveragePool, GlobalMaxPool, AveragePool, MaxPool (1-D and 2-D; 8-bit
-// integers pooled in float32).
+// Pooling ONNX ops: GlobalAveragePool, GlobalMaxPool, AveragePool, MaxPool (1-D, 2-D and 3-D;
+// 8-bit integers pooled in float32).
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -45,45 +45,25 @@ void globalPool(Context& c) {
   c.setOutput(0, restoreType(c, y, input.dataType()));
 }
 
-template <Pool op, bool kAverage>
-void pool(Context& c) {
-  const MLOperand input = c.input(0);
-  const size_t rank = input.shape().size();
-  if (rank != 3 && rank != 4) c.fail("only 1-D and 2-D pooling (3-D and 4-D inputs) is supported");
-  const size_t n = rank - 2;  // spatial dimensions
-  const auto kernel64 = c.attrInts("kernel_shape");
-  if (!kernel64 || kernel64->size() != n)
-    c.failData("kernel_shape must have " + std::to_string(n) + " values");
-  auto kernel = toU32(c, *kernel64, "kernel_shape");
-  std::vector<uint32_t> strides(n, 1), dilations(n, 1);
-  if (auto s = c.attrInts("strides")) strides = toU32(c, *s, "strides");
-  if (auto d = c.attrInts("dilations")) dilations = toU32(c, *d, "dilations");
-  if (strides.size() != n || dilations.size() != n)
-    c.failData("strides/dilations need " + std::to_string(n) + " values");
-  std::vector<uint32_t> in(input.shape().begin() + 2, input.shape().end());
+// One 2-D pooling of a 4-D operand with ONNX's padding rules: count_include_pad pads with zeros
+// first, ceil_mode follows ONNX Runtime's rule (the last window starts inside the input or the
+// left padding).
+MLOperand pool2dStep(Context& c, Pool op, bool average, MLOperand x, std::vector<uint32_t> kernel,
+                     std::vector<uint32_t> strides, std::vector<uint32_t> dilations,
+                     std::vector<uint32_t> in, std::vector<uint32_t> padding,
+                     const std::string& label) {
   std::vector<uint32_t> dilated;
-  for (size_t i = 0; i < n; ++i) dilated.push_back((kernel[i] - 1) * dilations[i] + 1);
-  auto padding = convPadding(c, in, dilated, strides);
-  if (n == 1) {  // as 2-D with a height of 1
-    kernel.insert(kernel.begin(), 1);
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    in.insert(in.begin(), 1);
-    dilated.insert(dilated.begin(), 1);
-    padding.insert(padding.begin(), {0, 0});
-  }
-  MLOperand x = liftTo4d(c, poolable(c, input));
-
+  for (size_t i = 0; i < 2; ++i) dilated.push_back((kernel[i] - 1) * dilations[i] + 1);
   MLPool2dOptions options;
-  options.label = c.label();
+  options.label = label;
   options.windowDimensions = kernel;
   options.strides = strides;
   options.dilations = dilations;
   const bool anyPadding = padding != std::vector<uint32_t>(4, 0);
-  if (kAverage && c.attrInt("count_include_pad", 0) != 0 && anyPadding) {
+  if (average && c.attrInt("count_include_pad", 0) != 0 && anyPadding) {
     // Padding counts: pad with zeros explicitly, then pool over the padded input.
     MLPadOptions padOptions;
-    padOptions.label = c.label() + "/pad";
+    padOptions.label = label + "/pad";
     x = c.builder.pad(x, {0, 0, padding[0], padding[2]}, {0, 0, padding[1], padding[3]},
                       padOptions);
     for (size_t i = 0; i < 2; ++i) {
@@ -93,7 +73,6 @@ void pool(Context& c) {
   }
   options.padding = padding;
   if (c.attrInt("ceil_mode", 0) != 0) {
-    // ONNX Runtime's rule: ceil, but the last window must start inside the input or left padding.
     std::vector<uint32_t> sizes(2);
     for (size_t i = 0; i < 2; ++i) {
       const int64_t span = int64_t{in[i]} + padding[2 * i] + padding[2 * i + 1] - dilated[i];
@@ -105,7 +84,60 @@ void pool(Context& c) {
     options.roundingType = MLRoundingType::Ceil;
     options.outputSizes = sizes;
   }
-  MLOperand y = dropTo(c, (c.builder.*op)(x, options), rank);
+  return (c.builder.*op)(x, options);
+}
+
+// 1-D pooling runs as 2-D over [N, C, 1, L]; 3-D as two 2-D poolings, over (H, W) of
+// [N, C * D, H, W], then over D of [N, C, D, H' * W']: a maximum, and an average (whose count of
+// valid elements is the product of the per-axis counts), separate along the axes.
+template <Pool op, bool kAverage>
+void pool(Context& c) {
+  const MLOperand input = c.input(0);
+  const auto& shape = input.shape();
+  const size_t rank = shape.size();
+  if (rank < 3 || rank > 5) c.fail("only 1-D, 2-D and 3-D pooling is supported");
+  const size_t n = rank - 2;  // spatial dimensions
+  const auto kernel64 = c.attrInts("kernel_shape");
+  if (!kernel64 || kernel64->size() != n)
+    c.failData("kernel_shape must have " + std::to_string(n) + " values");
+  auto kernel = toU32(c, *kernel64, "kernel_shape");
+  std::vector<uint32_t> strides(n, 1), dilations(n, 1);
+  if (auto s = c.attrInts("strides")) strides = toU32(c, *s, "strides");
+  if (auto d = c.attrInts("dilations")) dilations = toU32(c, *d, "dilations");
+  if (strides.size() != n || dilations.size() != n)
+    c.failData("strides/dilations need " + std::to_string(n) + " values");
+  std::vector<uint32_t> in(shape.begin() + 2, shape.end());
+  std::vector<uint32_t> dilated;
+  for (size_t i = 0; i < n; ++i) dilated.push_back((kernel[i] - 1) * dilations[i] + 1);
+  const auto padding = convPadding(c, in, dilated, strides);
+  const std::string l = c.label();
+  MLOperand x = poolable(c, input);
+  MLOperand y;
+  if (n == 3) {
+    const uint64_t channels = uint64_t{shape[1]} * shape[2];
+    if (channels > 0xffffffffu) c.failData("the input is too large");
+    x = c.builder.reshape(x, {shape[0], static_cast<uint32_t>(channels), shape[3], shape[4]},
+                          {l + "/hw"});
+    MLOperand plane =
+        pool2dStep(c, op, kAverage, x, {kernel[1], kernel[2]}, {strides[1], strides[2]},
+                   {dilations[1], dilations[2]}, {in[1], in[2]},
+                   {padding[2], padding[3], padding[4], padding[5]}, l + "/pool_hw");
+    const uint32_t outH = plane.shape()[2], outW = plane.shape()[3];
+    const uint64_t area = uint64_t{outH} * outW;
+    if (area > 0xffffffffu) c.failData("the output is too large");
+    plane = c.builder.reshape(plane, {shape[0], shape[1], shape[2], static_cast<uint32_t>(area)},
+                              {l + "/d"});
+    y = pool2dStep(c, op, kAverage, plane, {kernel[0], 1}, {strides[0], 1}, {dilations[0], 1},
+                   {in[0], static_cast<uint32_t>(area)}, {padding[0], padding[1], 0, 0},
+                   l + "/pool_d");
+    y = c.builder.reshape(y, {shape[0], shape[1], y.shape()[2], outH, outW}, {l});
+  } else if (n == 1) {  // as 2-D with a height of 1
+    y = pool2dStep(c, op, kAverage, liftTo4d(c, x), {1, kernel[0]}, {1, strides[0]},
+                   {1, dilations[0]}, {1, in[0]}, {0, 0, padding[0], padding[1]}, l);
+    y = dropTo(c, y, rank);
+  } else {
+    y = pool2dStep(c, op, kAverage, x, kernel, strides, dilations, in, padding, l);
+  }
   c.setOutput(0, restoreType(c, y, input.dataType()));
 }
 
