@@ -1,6 +1,6 @@
-// LSTM and GRU onto WebNN's lstm and gru (same gate orders: ONNX iofc = WebNN iofg, ONNX zrh =
-// WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end; layout=1 (batch
-// first) is transposed in and out.
+// LSTM and GRU onto WebNN's lstm and gru, RNN unrolled (same gate orders: ONNX iofc = WebNN iofg,
+// ONNX zrh = WebNN zrn). ONNX's bias input holds the input and recurrent biases end to end;
+// layout=1 (batch first) is transposed in and out.
 #include "core/checked_math.h"
 #include "onnx/errors.h"
 #include "onnx/ops.h"
@@ -155,6 +155,82 @@ void gru(Context& c) {
     c.setOutput(0, batch ? batchFirstSequence(c, outputs[1]) : outputs[1]);
 }
 
+// RNN (WebNN has no plain recurrent op): unrolled over the steps, H_t = f(X_t W^T + H_{t-1} R^T
+// + Wb + Rb) per direction, with matmul, add and the activation.
+void rnn(Context& c) {
+  const bool batch = batchFirst(c);
+  c.requireRank(0, 3, 3, "X");
+  MLOperand x = c.input(0);
+  if (batch) x = swapFirstTwo(c, x, "x_steps_first");
+  const uint32_t steps = x.shape()[0], batchSize = x.shape()[1], inputSize = x.shape()[2];
+  const uint32_t hidden = hiddenSize(c);
+  checkSequenceLengths(c, steps);
+  constexpr uint32_t kMaxSteps = 4096;  // the unrolled graph grows with the steps
+  if (steps > kMaxSteps) c.fail("more than " + std::to_string(kMaxSteps) + " steps");
+  const MLRecurrentNetworkDirection dir = direction(c);
+  const uint32_t directions = dir == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  const auto names = c.attrStrings("activations").value_or(std::vector<std::string>{});
+  const std::string l = c.label();
+  const auto type = x.dataType();
+  auto slice2d = [&](const MLOperand& v, uint32_t index, uint32_t rows, uint32_t columns,
+                     const std::string& what) {
+    MLOperand part = c.builder.slice(v, {index, 0, 0}, {1, rows, columns}, MLSliceOptions{});
+    return c.builder.reshape(part, {rows, columns}, {l + "/" + what});
+  };
+  std::vector<std::vector<MLOperand>> outputs(steps);  // [step][direction]
+  std::vector<MLOperand> last;
+  for (uint32_t d = 0; d < directions; ++d) {
+    const std::string name = names.size() > d ? names[d] : std::string("Tanh");
+    if (name != "Tanh" && name != "Relu" && name != "Sigmoid")
+      c.fail("activation " + name + " is not supported");
+    const std::string ld = l + "/dir" + std::to_string(d);
+    MLTransposeOptions transposed;
+    transposed.label = ld + "/wt";
+    const MLOperand wT =
+        c.builder.transpose(slice2d(c.input(1), d, hidden, inputSize, "w"), transposed);
+    transposed.label = ld + "/rt";
+    const MLOperand rT =
+        c.builder.transpose(slice2d(c.input(2), d, hidden, hidden, "r"), transposed);
+    std::optional<MLOperand> bias;
+    if (c.hasInput(3)) {
+      c.requireRank(3, 2, 2, "B");
+      const MLOperand both = c.builder.slice(c.input(3), {d, 0}, {1, 2 * hidden}, MLSliceOptions{});
+      const MLOperand wb = c.builder.slice(both, {0, 0}, {1, hidden}, MLSliceOptions{});
+      const MLOperand rb = c.builder.slice(both, {0, hidden}, {1, hidden}, MLSliceOptions{});
+      bias = c.builder.add(wb, rb, {ld + "/bias"});
+    }
+    MLOperand h = c.hasInput(5)
+                      ? slice2d(c.input(5), d, batchSize, hidden, "initial_h")
+                      : c.builder.expand(c.scalar(type, 0.0), {batchSize, hidden}, {ld + "/h0"});
+    const bool backward = dir == MLRecurrentNetworkDirection::Backward || d == 1;
+    for (uint32_t i = 0; i < steps; ++i) {
+      const uint32_t t = backward ? steps - 1 - i : i;
+      const std::string lt = ld + "/t" + std::to_string(t);
+      const MLOperand xt = slice2d(x, t, batchSize, inputSize, "x" + std::to_string(t));
+      MLOperand sum = c.builder.add(c.builder.matmul(xt, wT, {lt + "/xw"}),
+                                    c.builder.matmul(h, rT, {lt + "/hr"}), {lt + "/sum"});
+      if (bias) sum = c.builder.add(sum, *bias, {lt + "/biased"});
+      h = name == "Tanh"   ? c.builder.tanh(sum, {lt})
+          : name == "Relu" ? c.builder.relu(sum, {lt})
+                           : c.builder.sigmoid(sum, {lt});
+      outputs[t].push_back(c.builder.reshape(h, {1, 1, batchSize, hidden}, {lt + "/y"}));
+    }
+    last.push_back(c.builder.reshape(h, {1, batchSize, hidden}, {ld + "/y_h"}));
+  }
+  MLOperand yh = last.size() == 1 ? last[0] : c.builder.concat(last, 0, {l + "/y_h"});
+  c.setOutput(1, batch ? swapFirstTwo(c, yh, "y_h_batch_first") : yh);
+  if (c.wantsOutput(0)) {
+    std::vector<MLOperand> perStep;
+    for (uint32_t t = 0; t < steps; ++t) {
+      perStep.push_back(outputs[t].size() == 1
+                            ? outputs[t][0]
+                            : c.builder.concat(outputs[t], 1, {l + "/step" + std::to_string(t)}));
+    }
+    MLOperand y = perStep.size() == 1 ? perStep[0] : c.builder.concat(perStep, 0, {l + "/y"});
+    c.setOutput(0, batch ? batchFirstSequence(c, y) : y);
+  }
+}
+
 std::string checkRecurrent(const ::onnx::NodeProto& node, int64_t) {
   if (findAttribute(node, "clip")) return "clip";
   if (findAttribute(node, "activation_alpha") || findAttribute(node, "activation_beta")) {
@@ -168,6 +244,7 @@ std::string checkRecurrent(const ::onnx::NodeProto& node, int64_t) {
 void addRecurrentOps(OpTable& t) {
   t["LSTM"] = {lstm, checkRecurrent};
   t["GRU"] = {gru, checkRecurrent};
+  t["RNN"] = {rnn, checkRecurrent};
 }
 
 }  // namespace webnn::onnx_import

@@ -1,6 +1,8 @@
 // Reduction ONNX ops: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ReduceL1, ReduceL2,
 // ReduceLogSum, ReduceLogSumExp, ReduceSumSquare, ArgMax, ArgMin (select_last_index through
-// reverse), Hardmax (argMax and equal), CumSum.
+// reverse), Hardmax (argMax and equal), TopK (rounds of argMax), CumSum.
+#include <limits>
+
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 #include "onnx/shape_logic.h"
@@ -83,6 +85,57 @@ void hardmax(Context& c) {
   c.setOutput(0, reshapeTo(c, result, shape));
 }
 
+// TopK with k known at import: k rounds of argMax (argMin for the smallest), each taking the
+// first extreme (ONNX orders equal values by index) and masking it out with -inf (+inf).
+void topK(Context& c) {
+  MLOperand x = c.input(0);
+  const auto shape = x.shape();
+  const uint32_t axis = c.axis(c.attrInt("axis", -1), shape.size());
+  const Known& kValue = c.requireKnown(1, "K");
+  if (kValue.size() != 1) c.failData("K must hold one value");
+  const int64_t k = kValue.integer(0);
+  constexpr int64_t kMaxRounds = 64;  // each round is a few ops
+  if (k <= 0 || k > shape[axis]) c.failData("K must be in [1, the axis' size]");
+  if (k > kMaxRounds) c.fail("K above " + std::to_string(kMaxRounds) + " is not supported");
+  if (!isFloatingPoint(x.dataType())) c.fail("TopK of integers is not supported");
+  const bool largest = c.attrInt("largest", 1) != 0;
+  const std::string l = c.label();
+  // Positions 0..n-1 along the axis, to mask the element each round took.
+  Known positions;
+  positions.type = kInt64;
+  positions.shape.assign(shape.size(), 1);
+  positions.shape[axis] = shape[axis];
+  c.reserveKnown(positions.shape, "the positions along the axis");
+  for (uint32_t i = 0; i < shape[axis]; ++i) positions.ints.push_back(i);
+  const MLOperand iota = c.constant(positions);
+  const MLOperand masked =
+      c.scalar(x.dataType(), largest ? -std::numeric_limits<double>::infinity()
+                                     : std::numeric_limits<double>::infinity());
+  std::vector<MLOperand> values, indices;
+  MLOperand remaining = x;
+  for (int64_t round = 0; round < k; ++round) {
+    const std::string r = l + "/" + std::to_string(round);
+    MLArgMinMaxOptions options;
+    options.label = r + "/arg";
+    options.keepDimensions = true;
+    options.outputDataType = MLOperandDataType::Int64;
+    const MLOperand index = largest ? c.builder.argMax(remaining, axis, options)
+                                    : c.builder.argMin(remaining, axis, options);
+    MLGatherOptions along;
+    along.label = r + "/value";
+    along.axis = axis;
+    values.push_back(c.builder.gatherElements(x, index, along));
+    indices.push_back(index);
+    if (round + 1 < k) {
+      const MLOperand taken = c.builder.equal(iota, index, {r + "/taken"});
+      remaining = c.builder.where(taken, masked, remaining, {r + "/masked"});
+    }
+  }
+  c.setOutput(0, values.size() == 1 ? values[0] : c.builder.concat(values, axis, {l + "/values"}));
+  c.setOutput(1,
+              indices.size() == 1 ? indices[0] : c.builder.concat(indices, axis, {l + "/indices"}));
+}
+
 void cumSum(Context& c) {
   MLOperand x = c.input(0);
   const Known& axisValue = c.requireKnown(1, "axis");
@@ -111,6 +164,7 @@ void addReductionOps(OpTable& t) {
   t["ArgMax"] = {argMinMax<true>};
   t["ArgMin"] = {argMinMax<false>};
   t["Hardmax"] = {hardmax};
+  t["TopK"] = {topK};
   t["CumSum"] = {cumSum};
 }
 

@@ -508,5 +508,26 @@ TEST(OnnxImporter, LstmOutputGatePeepholesAreRefusedNotMisread) {
   }
 }
 
+// RNN, which WebNN lacks, unrolled: a bidirectional one of one unit over two steps against the
+// recurrence computed by hand (the backward direction reads the steps last to first).
+TEST(OnnxImporter, BidirectionalRnnIsUnrolledStepByStep) {
+  ModelMaker m;
+  m.input("x", {2, 1, 1});
+  m.floats("w", {2, 1, 1}, {1.0f, 2.0f});
+  m.floats("r", {2, 1, 1}, {0.5f, 0.5f});
+  auto& node = m.node("RNN", {"x", "w", "r"}, {"y", "y_h"});
+  ModelMaker::attr(node, "hidden_size", int64_t{1});
+  ModelMaker::attr(node, "direction", std::string("bidirectional"));
+  m.output("y");
+  m.output("y_h");
+  const std::vector<float> x = {0.5f, -1.0f};
+  const Ran ran = runModel(m.save(), x);
+  const double h1 = std::tanh(0.5), h2 = std::tanh(-1.0 + 0.5 * h1);
+  const double g1 = std::tanh(2 * -1.0), g0 = std::tanh(2 * 0.5 + 0.5 * g1);
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{2, 2, 1, 1}));
+  expectNear(ran.values, {static_cast<float>(h1), static_cast<float>(g0), static_cast<float>(h2),
+                          static_cast<float>(g1)});
+}
+
 }  // namespace
 }  // namespace webnn::testing
