@@ -111,6 +111,33 @@ void mod(Context& c) {
   c.setOutput(0, remainder);
 }
 
+// BitShift on unsigned integers: x * 2^y (LEFT, wrapping in the type's width as ONNX does) or
+// x / 2^y (RIGHT: unsigned division truncates), 2^y taken from a table of the type's powers.
+void bitShift(Context& c) {
+  auto [x, y] = sameTypeInputs(c);
+  const auto type = x.dataType();
+  const std::string direction = c.attrString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") c.failData("direction must be LEFT or RIGHT");
+  if (type != MLOperandDataType::Uint8 && type != MLOperandDataType::Uint32 &&
+      type != MLOperandDataType::Uint64)
+    c.fail("BitShift of " + std::string(toString(type)) + " is not supported");
+  const int64_t bits = bitsPerElement(type);
+  Known powers;
+  powers.type = c.onnxType(0);
+  powers.shape = {bits};
+  for (int64_t i = 0; i < bits; ++i)
+    powers.ints.push_back(static_cast<int64_t>(uint64_t{1} << i));  // 2^63 wraps to int64's sign
+  MLGatherOptions lookup;
+  lookup.label = c.label() + "/power";
+  // gather takes int32, uint32 and int64 indices; shift amounts fit in uint32.
+  const MLOperand amount = type == MLOperandDataType::Uint32
+                               ? y
+                               : c.builder.cast(y, MLOperandDataType::Uint32, {c.label() + "/y"});
+  const MLOperand power = c.builder.gather(c.constant(powers), amount, lookup);
+  c.setOutput(0, direction == "LEFT" ? c.builder.mul(x, power, {c.label()})
+                                     : c.builder.div(x, power, {c.label()}));
+}
+
 void isInf(Context& c) {
   MLOperand x = c.input(0);
   const bool negative = c.attrInt("detect_negative", 1) != 0;
@@ -224,6 +251,7 @@ void addElementwiseOps(OpTable& t) {
   t["CastLike"] = {castLike};
   t["Mod"] = {mod};
   t["IsInf"] = {isInf};
+  t["BitShift"] = {bitShift};
   t["Sinh"] = {hyperbolic<0>};
   t["Cosh"] = {hyperbolic<1>};
   t["Asinh"] = {hyperbolic<2>};

@@ -1,4 +1,5 @@
-// Indexing ONNX ops: Slice (negative steps through reverse), Gather, GatherElements, GatherND,
+// Indexing ONNX ops: Slice (negative steps through reverse), Gather, Compress (a known condition),
+// GatherElements, GatherND,
 // ScatterElements, ScatterND (negative indices wrapped), Pad (negative pads through slice).
 #include "onnx/errors.h"
 #include "onnx/ops.h"
@@ -109,6 +110,36 @@ MLOperand nonNegativeIndices(Context& c, size_t input, const std::vector<uint32_
   const MLOperand negative = c.builder.lesser(indices, c.scalar(type, 0), {c.label() + "/neg"});
   const MLOperand wrapped = c.builder.add(indices, limit, {c.label() + "/wrap"});
   return c.builder.where(negative, wrapped, indices, {c.label() + "/indices"});
+}
+
+// Compress with a known condition: a gather of the positions where it holds, along `axis` (or of
+// the flattened input without one).
+void compress(Context& c) {
+  MLOperand x = c.input(0);
+  const Known& condition = c.requireKnown(1, "condition");
+  std::vector<int64_t> kept;
+  for (size_t i = 0; i < condition.size(); ++i) {
+    if (condition.integer(i) != 0) kept.push_back(static_cast<int64_t>(i));
+  }
+  const auto* axisAttribute = c.attribute("axis");
+  uint32_t axis = 0;
+  if (axisAttribute) {
+    axis = c.axis(axisAttribute->i(), x.shape().size());
+  } else {
+    uint64_t count = 1;
+    for (uint32_t d : x.shape()) count *= d;
+    if (count > 0xffffffffu) c.failData("the input is too large");
+    x = reshapeTo(c, x, {static_cast<uint32_t>(count)});
+  }
+  const int64_t extent = x.shape()[axis];
+  while (!kept.empty() && kept.back() >= extent) kept.pop_back();  // beyond the axis: ignored
+  if (kept.empty()) c.fail("the condition keeps nothing (an empty result)");
+  Known indices = Known::vectorInts(kept);
+  indices.type = kInt32;
+  MLGatherOptions options;
+  options.label = c.label();
+  options.axis = axis;
+  c.setOutput(0, c.builder.gather(x, c.constant(indices), options));
 }
 
 void gatherElements(Context& c) {
@@ -268,6 +299,7 @@ void addSliceOps(OpTable& t) {
   t["Slice"] = {slice};
   t["Gather"] = {gather};
   t["GatherElements"] = {gatherElements};
+  t["Compress"] = {compress};
   t["GatherND"] = {gatherNd};
   t["ScatterElements"] = {scatterElements, checkScatter};
   t["Scatter"] = {scatterElements};  // deprecated since opset 11: ScatterElements without reduction
