@@ -21,6 +21,7 @@ const OpTable& opTable() {
     addQuantizationOps(t);
     addLossOps(t);
     addControlOps(t);
+    addEinsumOps(t);
     return t;
   }();
   return table;

@@ -37,6 +37,7 @@ void addRecurrentOps(OpTable&);
 void addQuantizationOps(OpTable&);
 void addLossOps(OpTable&);
 void addControlOps(OpTable&);
+void addEinsumOps(OpTable&);
 
 // Attribute lookups for check functions.
 const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node, const std::string& name);

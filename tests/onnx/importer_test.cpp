@@ -529,5 +529,85 @@ TEST(OnnxImporter, BidirectionalRnnIsUnrolledStepByStep) {
                           static_cast<float>(g1)});
 }
 
+// Einsum, which WebNN lacks, as diagonals, sums, transposes and one batched matmul: each equation
+// against the sums written out.
+TEST(OnnxImporter, EinsumEquationsMatchTheirSums) {
+  struct Case {
+    std::string equation;
+    std::vector<std::vector<int64_t>> shapes;
+    std::vector<uint32_t> outShape;
+  };
+  const std::vector<Case> cases = {{"bij,bjk->bik", {{2, 2, 3}, {2, 3, 2}}, {2, 2, 2}},
+                                   {"ij,jk", {{2, 3}, {3, 2}}, {2, 2}},   // implicit output: ik
+                                   {"i,i", {{3}, {3}}, {}},               // inner product
+                                   {"ij->ji", {{2, 3}}, {3, 2}},          // transpose
+                                   {"ij->i", {{2, 3}}, {2}},              // sum
+                                   {"...ii->...i", {{2, 3, 3}}, {2, 3}},  // batch diagonal
+                                   {"i,j->ij", {{2}, {3}}, {2, 3}}};      // outer product
+  for (const Case& t : cases) {
+    ModelMaker m;
+    std::vector<std::string> names;
+    std::vector<std::vector<float>> data;
+    for (size_t i = 0; i < t.shapes.size(); ++i) {
+      names.push_back(i == 0 ? "x" : "z");
+      m.input(names.back(), t.shapes[i]);
+      size_t n = 1;
+      for (int64_t d : t.shapes[i]) n *= static_cast<size_t>(d);
+      std::vector<float> values(n);
+      for (size_t k = 0; k < n; ++k) values[k] = static_cast<float>(k % 5) - 1.5f + 0.25f * i;
+      data.push_back(values);
+    }
+    auto& node = m.node("Einsum", names, {"y"});
+    ModelMaker::attr(node, "equation", t.equation);
+    m.output("y");
+    MLContext context = createContext();
+    MLGraphBuilder builder(context);
+    const auto model = onnx::importModel(m.save(), builder);
+    MLGraph graph = builder.build(model.outputOperands);
+    MLNamedTensors inputs, outputs;
+    for (size_t i = 0; i < names.size(); ++i) {
+      inputs[names[i]] = context.createTensor({model.inputs.at(i).second, false, true});
+      context.writeTensor(inputs[names[i]], std::as_bytes(std::span(data[i])));
+    }
+    outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
+    context.dispatch(graph, inputs, outputs);
+    EXPECT_EQ(model.outputs.at(0).second.shape, t.outShape) << t.equation;
+    const std::vector<float> y = readAs<float>(context, outputs.at("y"));
+    const auto& a = data[0];
+    std::vector<float> expected;
+    if (t.equation == "bij,bjk->bik") {
+      for (int b = 0; b < 2; ++b)
+        for (int i = 0; i < 2; ++i)
+          for (int k = 0; k < 2; ++k) {
+            float sum = 0;
+            for (int j = 0; j < 3; ++j) sum += a[b * 6 + i * 3 + j] * data[1][b * 6 + j * 2 + k];
+            expected.push_back(sum);
+          }
+    } else if (t.equation == "ij,jk") {
+      for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 2; ++k) {
+          float sum = 0;
+          for (int j = 0; j < 3; ++j) sum += a[i * 3 + j] * data[1][j * 2 + k];
+          expected.push_back(sum);
+        }
+    } else if (t.equation == "i,i") {
+      expected = {a[0] * data[1][0] + a[1] * data[1][1] + a[2] * data[1][2]};
+    } else if (t.equation == "ij->ji") {
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 2; ++i) expected.push_back(a[i * 3 + j]);
+    } else if (t.equation == "ij->i") {
+      expected = {a[0] + a[1] + a[2], a[3] + a[4] + a[5]};
+    } else if (t.equation == "...ii->...i") {
+      for (int b = 0; b < 2; ++b)
+        for (int i = 0; i < 3; ++i) expected.push_back(a[b * 9 + i * 3 + i]);
+    } else {
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 3; ++j) expected.push_back(a[i] * data[1][j]);
+    }
+    ASSERT_EQ(y.size(), expected.size()) << t.equation;
+    for (size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], expected[i], 1e-5) << t.equation;
+  }
+}
+
 }  // namespace
 }  // namespace webnn::testing
