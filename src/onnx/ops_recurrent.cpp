@@ -86,6 +86,113 @@ MLOperand batchFirstSequence(Context& c, const MLOperand& y) {
   return c.builder.transpose(y, {c.label() + "/y_batch_first", std::vector<uint32_t>{2, 0, 1, 3}});
 }
 
+MLOperand activate(Context& c, const std::string& name, const MLOperand& v,
+                   const std::string& label) {
+  if (name == "Sigmoid") return c.builder.sigmoid(v, {label});
+  if (name == "Tanh") return c.builder.tanh(v, {label});
+  if (name == "Relu") return c.builder.relu(v, {label});
+  c.fail("activation " + name + " is not supported");
+}
+
+// An LSTM with ONNX's peephole semantics, unrolled (WebNN's lstm peeks at the previous cell
+// state for the output gate, ONNX at the new one): per direction and step, gates = X_t W^T +
+// H R^T + Wb + Rb in ONNX's iofc order, C = f * C + i * g(c), o = f(... + Po * C), H = o * h(C).
+// `x` is [steps, batch, input]; outputs as ONNX lays them out for `batchFirstLayout`.
+void lstmUnrolled(Context& c, const MLOperand& x, bool batchFirstLayout, uint32_t hidden) {
+  const uint32_t steps = x.shape()[0], batchSize = x.shape()[1], inputSize = x.shape()[2];
+  constexpr uint32_t kMaxSteps = 4096;  // the unrolled graph grows with the steps
+  if (steps > kMaxSteps) c.fail("more than " + std::to_string(kMaxSteps) + " steps");
+  const MLRecurrentNetworkDirection dir = direction(c);
+  const uint32_t directions = dir == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  const auto names = c.attrStrings("activations").value_or(std::vector<std::string>{});
+  const std::string l = c.label();
+  const auto type = x.dataType();
+  auto matrix = [&](size_t input, uint32_t d, uint32_t rows, uint32_t columns,
+                    const std::string& what) {
+    MLOperand part =
+        c.builder.slice(c.input(input), {d, 0, 0}, {1, rows, columns}, MLSliceOptions{});
+    part = c.builder.reshape(part, {rows, columns}, {l + "/" + what});
+    return c.builder.transpose(part, {l + "/" + what + "_t", std::vector<uint32_t>{1, 0}});
+  };
+  auto row = [&](size_t input, uint32_t d, uint32_t begin, uint32_t size, const std::string& what) {
+    return c.builder.slice(c.input(input), {d, begin}, {1, size}, {l + "/" + what});
+  };
+  auto state = [&](size_t input, uint32_t d, const std::string& what) {
+    if (!c.hasInput(input))
+      return c.builder.expand(c.scalar(type, 0.0), {batchSize, hidden}, {l + "/" + what});
+    MLOperand v = c.input(input);
+    if (batchFirstLayout) v = swapFirstTwo(c, v, what + "_steps_first");
+    v = c.builder.slice(v, {d, 0, 0}, {1, batchSize, hidden}, MLSliceOptions{});
+    return c.builder.reshape(v, {batchSize, hidden}, {l + "/" + what});
+  };
+  std::vector<std::vector<MLOperand>> sequence(steps);
+  std::vector<MLOperand> lastH, lastC;
+  for (uint32_t d = 0; d < directions; ++d) {
+    auto name = [&](size_t k, const char* fallback) {
+      return names.size() > 3 * d + k ? names[3 * d + k] : std::string(fallback);
+    };
+    const std::string f = name(0, "Sigmoid"), g = name(1, "Tanh"), h = name(2, "Tanh");
+    const std::string ld = l + "/dir" + std::to_string(d);
+    const MLOperand wT = matrix(1, d, 4 * hidden, inputSize, "w" + std::to_string(d));
+    const MLOperand rT = matrix(2, d, 4 * hidden, hidden, "r" + std::to_string(d));
+    std::optional<MLOperand> bias;
+    if (c.hasInput(3)) {
+      bias = c.builder.add(row(3, d, 0, 4 * hidden, "wb" + std::to_string(d)),
+                           row(3, d, 4 * hidden, 4 * hidden, "rb" + std::to_string(d)),
+                           {ld + "/bias"});
+    }
+    std::optional<MLOperand> pi, po, pf;
+    if (c.hasInput(7)) {
+      pi = row(7, d, 0, hidden, "pi" + std::to_string(d));
+      po = row(7, d, hidden, hidden, "po" + std::to_string(d));
+      pf = row(7, d, 2 * hidden, hidden, "pf" + std::to_string(d));
+    }
+    MLOperand hState = state(5, d, "h0_" + std::to_string(d));
+    MLOperand cState = state(6, d, "c0_" + std::to_string(d));
+    const bool backward = dir == MLRecurrentNetworkDirection::Backward || d == 1;
+    for (uint32_t i = 0; i < steps; ++i) {
+      const uint32_t t = backward ? steps - 1 - i : i;
+      const std::string lt = ld + "/t" + std::to_string(t);
+      MLOperand xt = c.builder.slice(x, {t, 0, 0}, {1, batchSize, inputSize}, MLSliceOptions{});
+      xt = c.builder.reshape(xt, {batchSize, inputSize}, {lt + "/x"});
+      MLOperand gates = c.builder.add(c.builder.matmul(xt, wT, {lt + "/xw"}),
+                                      c.builder.matmul(hState, rT, {lt + "/hr"}), {lt + "/sum"});
+      if (bias) gates = c.builder.add(gates, *bias, {lt + "/biased"});
+      auto gate = [&](uint32_t k, const char* what) {
+        return c.builder.slice(gates, {0, k * hidden}, {batchSize, hidden}, {lt + "/" + what});
+      };
+      MLOperand in = gate(0, "i"), out = gate(1, "o"), forget = gate(2, "f"), cell = gate(3, "c");
+      if (pi) in = c.builder.add(in, c.builder.mul(*pi, cState, {lt + "/pic"}), {lt + "/ip"});
+      if (pf)
+        forget = c.builder.add(forget, c.builder.mul(*pf, cState, {lt + "/pfc"}), {lt + "/fp"});
+      in = activate(c, f, in, lt + "/ia");
+      forget = activate(c, f, forget, lt + "/fa");
+      cell = activate(c, g, cell, lt + "/ca");
+      cState = c.builder.add(c.builder.mul(forget, cState, {lt + "/keep"}),
+                             c.builder.mul(in, cell, {lt + "/write"}), {lt + "/C"});
+      if (po) out = c.builder.add(out, c.builder.mul(*po, cState, {lt + "/poc"}), {lt + "/op"});
+      out = activate(c, f, out, lt + "/oa");
+      hState = c.builder.mul(out, activate(c, h, cState, lt + "/ha"), {lt + "/H"});
+      sequence[t].push_back(c.builder.reshape(hState, {1, 1, batchSize, hidden}, {lt + "/y"}));
+    }
+    lastH.push_back(c.builder.reshape(hState, {1, batchSize, hidden}, {ld + "/y_h"}));
+    lastC.push_back(c.builder.reshape(cState, {1, batchSize, hidden}, {ld + "/y_c"}));
+  }
+  auto joined = [&](const std::vector<MLOperand>& parts, uint32_t axis, const std::string& what) {
+    return parts.size() == 1 ? parts[0] : c.builder.concat(parts, axis, {l + "/" + what});
+  };
+  const MLOperand yh = joined(lastH, 0, "y_h"), yc = joined(lastC, 0, "y_c");
+  c.setOutput(1, batchFirstLayout ? swapFirstTwo(c, yh, "y_h_batch_first") : yh);
+  c.setOutput(2, batchFirstLayout ? swapFirstTwo(c, yc, "y_c_batch_first") : yc);
+  if (c.wantsOutput(0)) {
+    std::vector<MLOperand> perStep;
+    for (uint32_t t = 0; t < steps; ++t)
+      perStep.push_back(joined(sequence[t], 1, "step" + std::to_string(t)));
+    const MLOperand y = joined(perStep, 0, "y");
+    c.setOutput(0, batchFirstLayout ? batchFirstSequence(c, y) : y);
+  }
+}
+
 void lstm(Context& c) {
   const bool batch = batchFirst(c);
   if (c.attrInt("input_forget", 0) != 0) c.fail("input_forget=1 is not supported");
@@ -109,15 +216,15 @@ void lstm(Context& c) {
     options.initialCellState = batch ? swapFirstTwo(c, c.input(6), "initial_c") : c.input(6);
   if (c.hasInput(7)) {
     // ONNX's output gate peeks at the new cell state, WebNN's at the previous one: the same
-    // only where the output gate's peephole weights (P[iof], the middle third) are all zero.
+    // only where the output gate's peephole weights (P[iof], the middle third) are all zero;
+    // otherwise the LSTM is unrolled with ONNX's equations.
     const Known* peephole = &c.requireKnown(7, "P");
     const auto values = peephole->isFloat() ? peephole->floats : std::vector<double>{};
     for (size_t d = 0; d < values.size() / (3 * hidden); ++d) {
       for (size_t j = 0; j < hidden; ++j) {
         if (values[d * 3 * hidden + hidden + j] != 0.0) {
-          c.fail(
-              "output-gate peephole weights are not supported (ONNX's output gate reads the "
-              "new cell state, WebNN's lstm the previous one)");
+          lstmUnrolled(c, x, batch, hidden);
+          return;
         }
       }
     }

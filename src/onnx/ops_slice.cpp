@@ -203,23 +203,110 @@ void gatherNd(Context& c) {
 
 std::string checkScatter(const ::onnx::NodeProto& node, int64_t) {
   const std::string reduction = stringAttribute(node, "reduction", "none");
-  return reduction == "none" ? "" : "reduction=" + reduction;
+  if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" &&
+      reduction != "min")
+    return "reduction=" + reduction;
+  return {};
+}
+
+// A scatter with a reduction (WebNN's scatter ops have none): one update at a time, in order, as
+// ONNX defines it (duplicates accumulate): gatherND the current value at the update's full index,
+// combine, scatterND it back. `fullIndices` is [count, rank of data] (a position each),
+// `updates` [count, rest...].
+MLOperand scatterReducing(Context& c, MLOperand data, const MLOperand& fullIndices,
+                          const MLOperand& updates, uint32_t count, const std::string& reduction) {
+  constexpr uint32_t kMaxUpdates = 1024;  // each is a few ops
+  if (count > kMaxUpdates)
+    c.fail("a scatter reduction over more than " + std::to_string(kMaxUpdates) + " updates");
+  const std::string l = c.label();
+  const uint32_t components = fullIndices.shape()[1];
+  for (uint32_t u = 0; u < count; ++u) {
+    const std::string lu = l + "/u" + std::to_string(u);
+    std::vector<uint32_t> updateStart(updates.shape().size(), 0), updateSize = updates.shape();
+    updateStart[0] = u;
+    updateSize[0] = 1;
+    const MLOperand index = c.builder.slice(fullIndices, {u, 0}, {1, components}, MLSliceOptions{});
+    const MLOperand update = c.builder.slice(updates, updateStart, updateSize, MLSliceOptions{});
+    const MLOperand current = c.builder.gatherND(data, index, {lu + "/current"});
+    const MLOperand value = c.builder.reshape(update, current.shape(), {lu + "/update"});
+    MLOperand combined;
+    if (reduction == "add") combined = c.builder.add(current, value, {lu + "/add"});
+    if (reduction == "mul") combined = c.builder.mul(current, value, {lu + "/mul"});
+    if (reduction == "max") combined = c.builder.max(current, value, {lu + "/max"});
+    if (reduction == "min") combined = c.builder.min(current, value, {lu + "/min"});
+    data = c.builder.scatterND(data, index, combined, {lu});
+  }
+  return data;
 }
 
 void scatterElements(Context& c) {
   MLOperand x = c.input(0);
   const uint32_t axis = c.axis(c.attrInt("axis", 0), x.shape().size());
-  MLScatterOptions options;
-  options.label = c.label();
-  options.axis = axis;
   const MLOperand indices = nonNegativeIndices(c, 1, {x.shape()[axis]}, false);
-  c.setOutput(0, c.builder.scatterElements(x, indices, c.input(2), options));
+  const std::string reduction = c.attrString("reduction", "none");
+  if (reduction == "none") {
+    MLScatterOptions options;
+    options.label = c.label();
+    options.axis = axis;
+    c.setOutput(0, c.builder.scatterElements(x, indices, c.input(2), options));
+    return;
+  }
+  // Each element's full index: its own coordinates, the axis' one taken from `indices`.
+  const auto shape = indices.shape();
+  const uint32_t rank = static_cast<uint32_t>(shape.size());
+  uint64_t count = 1;
+  for (uint32_t d : shape) count *= d;
+  if (count > 1024) c.fail("a scatter reduction over more than 1024 updates");
+  const auto n = static_cast<uint32_t>(count);
+  Known coordinates;
+  coordinates.type = indices.dataType() == MLOperandDataType::Int64 ? kInt64 : kInt32;
+  coordinates.shape = {static_cast<int64_t>(n), static_cast<int64_t>(rank)};
+  c.reserveKnown(coordinates.shape, "the updates' coordinates");
+  for (uint32_t e = 0; e < n; ++e) {
+    uint32_t rest = e;
+    std::vector<int64_t> coordinate(rank);
+    for (uint32_t d = rank; d-- > 0;) {
+      coordinate[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    coordinates.ints.insert(coordinates.ints.end(), coordinate.begin(), coordinate.end());
+  }
+  const std::string l = c.label();
+  const MLOperand flatIndices = c.builder.reshape(indices, {n, 1}, {l + "/flat_indices"});
+  std::vector<MLOperand> columns;
+  const MLOperand known = c.constant(coordinates);
+  if (axis > 0) columns.push_back(c.builder.slice(known, {0, 0}, {n, axis}, MLSliceOptions{}));
+  columns.push_back(flatIndices);
+  if (axis + 1 < rank)
+    columns.push_back(
+        c.builder.slice(known, {0, axis + 1}, {n, rank - axis - 1}, MLSliceOptions{}));
+  const MLOperand full =
+      columns.size() == 1 ? columns[0] : c.builder.concat(columns, 1, {l + "/full_indices"});
+  const MLOperand updates = c.builder.reshape(c.input(2), {n}, {l + "/flat_updates"});
+  c.setOutput(0, scatterReducing(c, x, full, updates, n, reduction));
 }
 
 void scatterNd(Context& c) {
   MLOperand x = c.input(0);
   const MLOperand indices = nonNegativeIndices(c, 1, x.shape(), true);
-  c.setOutput(0, c.builder.scatterND(x, indices, c.input(2), {c.label()}));
+  const std::string reduction = c.attrString("reduction", "none");
+  if (reduction == "none") {
+    c.setOutput(0, c.builder.scatterND(x, indices, c.input(2), {c.label()}));
+    return;
+  }
+  // Updates [U..., rest...] and indices [U..., k] as [count, ...] lists.
+  const auto indexShape = indices.shape();
+  const uint32_t k = indexShape.back();
+  uint64_t count = 1;
+  for (size_t d = 0; d + 1 < indexShape.size(); ++d) count *= indexShape[d];
+  if (count > 1024) c.fail("a scatter reduction over more than 1024 updates");
+  const auto n = static_cast<uint32_t>(count);
+  const std::string l = c.label();
+  const MLOperand flatIndices = c.builder.reshape(indices, {n, k}, {l + "/flat_indices"});
+  std::vector<uint32_t> updateShape = {n};
+  for (size_t d = k; d < x.shape().size(); ++d) updateShape.push_back(x.shape()[d]);
+  const MLOperand updates = c.builder.reshape(c.input(2), updateShape, {l + "/flat_updates"});
+  c.setOutput(0, scatterReducing(c, x, flatIndices, updates, n, reduction));
 }
 
 void pad(Context& c) {
