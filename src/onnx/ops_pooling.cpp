@@ -1,5 +1,8 @@
 // Pooling ONNX ops: GlobalAveragePool, GlobalMaxPool, AveragePool, MaxPool (1-D, 2-D and 3-D;
 // 8-bit integers pooled in float32).
+#include <limits>
+#include <optional>
+
 #include "onnx/errors.h"
 #include "onnx/ops.h"
 
@@ -90,6 +93,8 @@ MLOperand pool2dStep(Context& c, Pool op, bool average, MLOperand x, std::vector
 // 1-D pooling runs as 2-D over [N, C, 1, L]; 3-D as two 2-D poolings, over (H, W) of
 // [N, C * D, H, W], then over D of [N, C, D, H' * W']: a maximum, and an average (whose count of
 // valid elements is the product of the per-axis counts), separate along the axes.
+MLOperand maxPoolIndices(Context& c, const MLOperand& input, const MLOperand& maximum);
+
 template <Pool op, bool kAverage>
 void pool(Context& c) {
   const MLOperand input = c.input(0);
@@ -139,11 +144,80 @@ void pool(Context& c) {
     y = pool2dStep(c, op, kAverage, x, kernel, strides, dilations, in, padding, l);
   }
   c.setOutput(0, restoreType(c, y, input.dataType()));
+  if (!kAverage && c.wantsOutput(1)) c.setOutput(1, maxPoolIndices(c, x, y));
 }
 
-std::string checkMaxPool(const ::onnx::NodeProto& node, int64_t) {
-  if (node.output_size() > 1 && !node.output(1).empty()) return "Indices output";
-  if (intAttribute(node, "storage_order", 0) != 0) return "storage_order=1";
+// MaxPool's Indices output (WebNN's maxPool2d has none): every window position's candidate is a
+// strided slice of the input padded with -inf, with its flat index in the input known at import
+// (row-major, or column-major within the plane for storage_order=1); the first candidate in the
+// window's row-major order that equals the maximum gives the index.
+MLOperand maxPoolIndices(Context& c, const MLOperand& input, const MLOperand& maximum) {
+  const auto& shape = input.shape();
+  if (shape.size() != 4) c.fail("the Indices output of non-2-D pooling is not supported");
+  if (c.attrInt("ceil_mode", 0) != 0)
+    c.fail("the Indices output with ceil_mode=1 is not supported");
+  if (!isFloatingPoint(input.dataType())) c.fail("the Indices output of integers is not supported");
+  const auto kernel = toU32(c, *c.attrInts("kernel_shape"), "kernel_shape");
+  std::vector<uint32_t> strides{1, 1}, dilations{1, 1};
+  if (auto v = c.attrInts("strides")) strides = toU32(c, *v, "strides");
+  if (auto v = c.attrInts("dilations")) dilations = toU32(c, *v, "dilations");
+  const std::vector<uint32_t> in = {shape[2], shape[3]};
+  const std::vector<uint32_t> dilated = {(kernel[0] - 1) * dilations[0] + 1,
+                                         (kernel[1] - 1) * dilations[1] + 1};
+  const auto padding = convPadding(c, in, dilated, strides);
+  constexpr uint64_t kMaxCandidates = 1024;
+  if (uint64_t{kernel[0]} * kernel[1] > kMaxCandidates)
+    c.fail("the Indices output of a window above " + std::to_string(kMaxCandidates) + " elements");
+  const bool columnMajor = c.attrInt("storage_order", 0) != 0;
+  const std::string l = c.label() + "/indices";
+  MLPadOptions pad;
+  pad.label = l + "/pad";
+  pad.value = -std::numeric_limits<double>::infinity();
+  const MLOperand padded =
+      c.builder.pad(input, {0, 0, padding[0], padding[2]}, {0, 0, padding[1], padding[3]}, pad);
+  const uint32_t outH = maximum.shape()[2], outW = maximum.shape()[3];
+  const int64_t height = shape[2], width = shape[3];
+  std::optional<MLOperand> chosen;
+  for (uint32_t i = kernel[0]; i-- > 0;) {  // last to first: the first match is kept
+    for (uint32_t j = kernel[1]; j-- > 0;) {
+      const std::string lij = l + "/" + std::to_string(i) + "_" + std::to_string(j);
+      MLSliceOptions step;
+      step.label = lij + "/candidate";
+      step.strides = {1, 1, strides[0], strides[1]};
+      const std::vector<uint32_t> start = {0, 0, i * dilations[0], j * dilations[1]};
+      const std::vector<uint32_t> size = {shape[0], shape[1], (outH - 1) * strides[0] + 1,
+                                          (outW - 1) * strides[1] + 1};
+      const MLOperand candidate = c.builder.slice(padded, start, size, step);
+      Known position;
+      position.type = kInt64;
+      position.shape = {1, 1, outH, outW};
+      c.reserveKnown(position.shape, "the window positions");
+      for (uint32_t oh = 0; oh < outH; ++oh) {
+        for (uint32_t ow = 0; ow < outW; ++ow) {
+          const int64_t h = int64_t{oh} * strides[0] + int64_t{i} * dilations[0] - padding[0];
+          const int64_t w = int64_t{ow} * strides[1] + int64_t{j} * dilations[1] - padding[2];
+          position.ints.push_back(columnMajor ? w * height + h : h * width + w);
+        }
+      }
+      const MLOperand index = c.constant(position);
+      const MLOperand hit = c.builder.equal(candidate, maximum, {lij + "/hit"});
+      chosen = chosen ? c.builder.where(hit, index, *chosen, {lij + "/chosen"})
+                      : c.builder.where(hit, index,
+                                        c.builder.expand(index, maximum.shape(), {lij + "/expand"}),
+                                        {lij + "/chosen"});
+    }
+  }
+  // Plus the plane's offset: (n * C + c) * H * W.
+  Known planes;
+  planes.type = kInt64;
+  planes.shape = {shape[0], shape[1], 1, 1};
+  c.reserveKnown(planes.shape, "the planes' offsets");
+  for (int64_t plane = 0; plane < int64_t{shape[0]} * shape[1]; ++plane)
+    planes.ints.push_back(plane * height * width);
+  return c.builder.add(*chosen, c.constant(planes), {l});
+}
+
+std::string checkMaxPool(const ::onnx::NodeProto&, int64_t) {
   return {};
 }
 
