@@ -129,8 +129,8 @@ TensorFile readTensorFile(const std::string& path) {
       fail(path, "raw_data holds " + std::to_string(proto.raw_data().size()) + " bytes, the " +
                      std::string(type.name) + " shape " + std::to_string(*byteLength));
     }
-    out.resize(*byteLength);
-    std::memcpy(out.data(), proto.raw_data().data(), out.size());
+    out.assign(reinterpret_cast<const std::byte*>(proto.raw_data().data()),
+               reinterpret_cast<const std::byte*>(proto.raw_data().data()) + *byteLength);
     return file;
   }
   switch (proto.data_type()) {
