@@ -143,26 +143,23 @@ const Known* Context::known(size_t i, uint64_t limitBytes) {
 
 const Known& Context::requireKnown(size_t i, const char* what) {
   const Known* k = known(i);
-  if (!k) {
-    const std::string& name = node->input(static_cast<int>(i));
-    if (auto it = values.find(name); it != values.end() && it->second.graphInput) {
-      fail(std::string(what) + " (input " + std::to_string(i) +
-           ") must be a constant known at import; it is the graph input " + quoteName(name) +
-           " (give its value: --fix-input " + name + "=FILE.npy, ImportOptions::fixedInputs)");
-    }
-    if (auto it = values.find(name); it != values.end() && !it->second.fromGraphInputs.empty()) {
-      const auto& from = it->second.fromGraphInputs;
-      std::string list;
-      for (const auto& input : from) list += (list.empty() ? "" : ", ") + quoteName(input);
-      fail(std::string(what) + " (input " + std::to_string(i) +
-           ") must be a constant known at import; it is computed from the graph input " + list +
-           " (give its value: --fix-input " + from.front() +
-           "=FILE.npy, ImportOptions::fixedInputs)");
-    }
-    fail(std::string(what) + " (input " + std::to_string(i) +
-         ") must be a constant known at import (computed from shapes and constants)");
+  if (k) return *k;
+  const std::string missing = std::string(what) + " (input " + std::to_string(i) + ")";
+  if (!hasInput(i)) fail(missing + " is required");
+  const std::string& name = node->input(static_cast<int>(i));
+  if (auto it = values.find(name); it != values.end() && it->second.graphInput) {
+    fail(missing + " must be a constant known at import; it is the graph input " + quoteName(name) +
+         " (give its value: --fix-input " + name + "=FILE.npy, ImportOptions::fixedInputs)");
   }
-  return *k;
+  if (auto it = values.find(name); it != values.end() && !it->second.fromGraphInputs.empty()) {
+    const auto& from = it->second.fromGraphInputs;
+    std::string list;
+    for (const auto& input : from) list += (list.empty() ? "" : ", ") + quoteName(input);
+    fail(missing + " must be a constant known at import; it is computed from the graph input " +
+         list + " (give its value: --fix-input " + from.front() +
+         "=FILE.npy, ImportOptions::fixedInputs)");
+  }
+  fail(missing + " must be a constant known at import (computed from shapes and constants)");
 }
 
 bool Context::isSmallKnown(size_t i) const {
