@@ -21,11 +21,25 @@ case "${1:-}" in
   *) echo "run-example: unknown argument $1 (try --help)" >&2; exit 2 ;;
 esac
 
-# One line per step on the way; the build shows ninja's progress, the run its progress bar.
+# One line per step on the way: a step's own output goes to a log, shown only when it fails.
 step() { echo "run-example: $*"; }
+logs="$(mktemp -d "${TMPDIR:-/tmp}/webnn-run-example.XXXXXX")"
+quietly() {
+  local name="$1"
+  shift
+  local started=$SECONDS
+  if "$@" >"${logs}/${name}.log" 2>&1; then
+    echo "run-example:   done ($((SECONDS - started)) s)"
+  else
+    local status=$?
+    echo "run-example:   FAILED (exit status ${status}); the last lines of ${logs}/${name}.log:" >&2
+    tail -n 40 "${logs}/${name}.log" >&2
+    exit "${status}"
+  fi
+}
 
 step "dependencies (scripts/install-deps.sh)"
-scripts/install-deps.sh
+quietly dependencies scripts/install-deps.sh
 build="${WEBNN_BUILD_DIR:-${root}/build/release}"
 step "configuring the release build in ${build#"${root}/"}"
 if [[ -n "${WEBNN_BUILD_DIR:-}" ]]; then
@@ -36,7 +50,7 @@ fi
 
 run_mlp() {
   step "building the MLP example"
-  cmake --build "${build}" --target weightless_mlp
+  quietly build-mlp cmake --build "${build}" --target weightless_mlp
   step "running examples/weightless_mlp"
   "${build}/examples/weightless_mlp"
 }
@@ -46,8 +60,8 @@ if [[ "${mode}" == mlp ]]; then
   exit 0
 fi
 
-step "building webnn (the command)"
-cmake --build "${build}" --target webnn_tool
+step "building webnn (the command; a few minutes the first time)"
+quietly build cmake --build "${build}" --target webnn_tool
 webnn="${build}/tools/webnn"
 if [[ ! -x "${webnn}" ]]; then
   echo "run-example: ${webnn} was not built (is libonnx-dev installed?); running the MLP example" >&2
@@ -97,12 +111,13 @@ text="$(node -e '
 
 echo
 echo "memory account:"
+backend="$(sed -n 's/^model: .*, backend \(.*\)$/\1/p' <<< "${log}")"
 awk -v m="${model_bytes}" -v w="${weights_mib}" -v p="${peak_mib}" -v i="${input_mib}" \
-    -v o="${output_mib}" 'BEGIN {
+    -v o="${output_mib}" -v backend="${backend}" 'BEGIN {
   printf "  model file        %7.1f MiB (weights %.1f MiB, each byte copied once into final storage)\n", m / 1048576, w
   printf "  peak RSS (VmHWM)  %7.1f MiB = %.1f x the model file:\n", p, p / (m / 1048576)
-  printf "    weights %.1f + input and output %.1f + the rest %.1f MiB (activations of the\n", w, i + o, p - w - i - o
-  printf "    convolutions on the reference backend, the program and its libraries)\n"
+  printf "    weights %.1f + input and output %.1f + the rest %.1f MiB (activations on the\n", w, i + o, p - w - i - o
+  printf "    %s backend, the program and its libraries)\n", backend
 }'
 echo
 echo "output: ${output}"

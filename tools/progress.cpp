@@ -31,6 +31,7 @@ Progress::Progress(std::string label, std::FILE* stream, bool terminal)
     : label_(std::move(label)), stream_(stream), terminal_(terminal) {}
 
 void Progress::update(uint64_t done, uint64_t total) {
+  if (total < kMinimumBytes) return;
   const double part = fraction(done, total);
   if (terminal_) {
     const int perMille = static_cast<int>(part * 1000);

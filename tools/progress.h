@@ -15,8 +15,10 @@ class Progress {
  public:
   // `terminal`: redraw one line with '\r' (isatty); otherwise print a line at 25/50/75/100%.
   Progress(std::string label, std::FILE* stream, bool terminal);
-  // Reports bytes done out of total; callers serialize calls (LoadOptions::progress does).
+  // Reports bytes done out of total; callers serialize calls (LoadOptions::progress does). A total
+  // below kMinimumBytes shows nothing: it loads before a bar could be read.
   void update(uint64_t done, uint64_t total);
+  static constexpr uint64_t kMinimumBytes = uint64_t{1} << 20;
   // Ends the bar's line on a terminal.
   void finish();
 

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -142,6 +144,41 @@ TEST(RunFixInput, AFixedInputFoldsAndAnUnusedInputIsNotFed) {
   EXPECT_NE(out.text.find("input unused: unused by the model's outputs, not fed"),
             std::string::npos)
       << out.text;
+}
+
+// First-hour paper cuts (issue 21): the output folder is made before the model runs, a path that
+// cannot be one fails before anything runs; an .npy contradicting a fixed dimension is refused;
+// a tiny model prints neither an empty producer nor a peak-to-weights ratio of thousands.
+TEST(RunPaperCuts, OutputFolderFixedDimensionsAndTinyModels) {
+  if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  testing::ModelMaker m;
+  m.input("x", {1, 4});
+  m.node("Relu", {"x"}, {"y"});
+  m.output("y");
+  const std::string model = m.save();
+  const std::string nested = m.folder() + "/made/on/the/way";
+  auto out = testing::runTool("run '" + model + "' --random-inputs --iterations 1 --output-dir '" +
+                              nested + "'");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_TRUE(std::filesystem::exists(nested + "/y.npy")) << out.text;
+  EXPECT_NE(out.text.find("(opset 17), backend"), std::string::npos) << out.text;
+  EXPECT_EQ(out.text.find("x weights)"), std::string::npos) << out.text;
+
+  std::ofstream(m.folder() + "/a-file") << "not a folder";
+  out = testing::runTool("run '" + model + "' --random-inputs --output-dir '" + m.folder() +
+                         "/a-file'");
+  EXPECT_NE(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("--output-dir"), std::string::npos) << out.text;
+  EXPECT_EQ(out.text.find("time: parse"), std::string::npos) << "failed before running";
+
+  tools::NpyArray wrong;
+  wrong.shape = {1, 5};
+  wrong.data.resize(20);
+  tools::writeNpy(m.folder() + "/x5.npy", wrong);
+  out = testing::runTool("run '" + model + "' --input x='" + m.folder() +
+                         "/x5.npy' --output-dir '" + m.folder() + "'");
+  EXPECT_NE(out.status, 0) << out.text;
+  EXPECT_NE(out.text.find("dimension 1 is 4 in the model"), std::string::npos) << out.text;
 }
 
 }  // namespace

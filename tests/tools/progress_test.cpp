@@ -65,4 +65,17 @@ TEST(Progress, NotATerminalPrintsAPlainLinePerQuarter) {
   EXPECT_EQ(text.find('\r'), std::string::npos);
 }
 
+// A model of a few kilobytes loads before a bar could be read: nothing is shown (not a bar of
+// "0.0 / 0.0 MiB").
+TEST(Progress, LessThanAMebibyteShowsNothing) {
+  for (const bool terminal : {true, false}) {
+    const std::string text = capture(terminal, [](Progress& p) {
+      p.update(0, 4096);
+      p.update(4096, 4096);
+      p.finish();
+    });
+    EXPECT_EQ(text, "") << (terminal ? "terminal" : "log");
+  }
+}
+
 }  // namespace

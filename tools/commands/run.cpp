@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -237,9 +238,22 @@ size_t printFallbacks(const std::vector<webnn::MLStepImplementation>& steps,
   return rows.size();
 }
 
+// The folder the outputs go to, made (with its parents) before anything runs; TypeError naming
+// it when it cannot be.
+void prepareOutputDir(const std::string& folder) {
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error || !std::filesystem::is_directory(folder)) {
+    throw webnn::Error(webnn::Error::Kind::TypeError,
+                       "--output-dir '" + folder + "' is not a folder that can be written (" +
+                           (error ? error.message() : std::string("it is a file")) + ")");
+  }
+}
+
 int run(const RunOptions& o) {
   using namespace webnn;
   const bool terminal = isatty(STDERR_FILENO);
+  prepareOutputDir(o.outputDir);
 
   onnx::ImportOptions importOptions;
   std::map<std::string, tools::NpyArray> given;
@@ -464,9 +478,9 @@ int run(const RunOptions& o) {
     std::printf("output %s: %s -> %s\n", name.c_str(), toString(descriptor).c_str(), file.c_str());
   }
 
-  std::printf("model: %s (opset %lld, %s), backend %s\n", o.model.c_str(),
-              static_cast<long long>(model.opsetVersion), model.producer.c_str(),
-              context.backendName().c_str());
+  std::printf("model: %s (opset %lld%s%s), backend %s\n", o.model.c_str(),
+              static_cast<long long>(model.opsetVersion), model.producer.empty() ? "" : ", ",
+              model.producer.c_str(), context.backendName().c_str());
   std::printf("graph: %zu nodes mapped, %zu folded at import, %zu weights (%.2f MiB)\n",
               model.nodeCount, model.foldedNodeCount, model.weightCount, mib(model.weightBytes));
   std::printf("time: parse %.1f ms, build %.1f ms, load %.1f ms, first dispatch %.1f ms", parseMs,
@@ -489,7 +503,8 @@ int run(const RunOptions& o) {
   const uint64_t peak = peakRssBytes();
   std::printf("memory: peak RSS (VmHWM) %.1f MiB; model weights %.1f MiB", mib(peak),
               mib(model.weightBytes));
-  if (model.weightBytes) {
+  // Against weights of a few kilobytes the ratio says nothing but the program's own size.
+  if (model.weightBytes >= tools::Progress::kMinimumBytes) {
     std::printf(" (peak = %.2f x weights)",
                 static_cast<double>(peak) / static_cast<double>(model.weightBytes));
   }
@@ -527,7 +542,7 @@ WEBNN_COMMAND("run", registerRunCommand,
                  "shapes, axes or an If computed from it fold)");
   app.add_option("--output", o->outputs, "NAME=FILE.npy: where an output goes");
   app.add_option("--output-dir", o->outputDir,
-                 "Folder for outputs not named by --output (NAME.npy)");
+                 "Folder for outputs not named by --output (NAME.npy); made when missing");
   app.add_option("--dim", o->dims,
                  "NAME=N: a symbolic dimension; INPUT=1x3x224x224: an input's shape");
   app.add_flag("--random-inputs", o->randomInputs, "Random data for inputs not given by --input");
