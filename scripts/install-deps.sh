@@ -8,6 +8,7 @@ packages=(build-essential cmake ninja-build pkg-config git ccache
           libvulkan-dev glslc mesa-vulkan-drivers
           libonnx-dev libprotobuf-dev protobuf-compiler
           libonnx-testdata  # tests/onnx_suite: ONNX's backend node tests
+          libstb-dev imagemagick fonts-dejavu-core  # webnn ocr: images; its test renders text
           clang libclang-rt-14-dev
           python3-onnx python3-numpy)  # bench/models/to_float16.py (float16 model benchmark)
 # Node.js and npm (real-model tests against ONNX Runtime): Debian's, unless a node with npm is

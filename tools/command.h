@@ -26,6 +26,7 @@ void registerBackendsCommand();
 void registerConformanceCommand();
 void registerInspectCommand();
 void registerLoadBenchCommand();
+void registerOcrCommand();
 void registerOnnxTestCommand();
 void registerRunCommand();
 void registerSchemaCommand();

@@ -8,6 +8,7 @@ void registerAllCommands() {
   registerConformanceCommand();
   registerInspectCommand();
   registerLoadBenchCommand();
+  registerOcrCommand();
   registerOnnxTestCommand();
   registerRunCommand();
   registerSchemaCommand();
