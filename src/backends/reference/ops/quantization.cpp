@@ -1,5 +1,5 @@
 // quantizeLinear: output = saturate(roundEven(input / scale) + zeroPoint): the quotient rounded to
-// the input's type, then to an integer in double, saturated to the output type's range (NaN: 0).
+// float32, then to an integer in double, saturated to the output type's range (NaN: 0).
 // dequantizeLinear: output = (input - zeroPoint) * scale, computed in double, rounded once.
 // scale and zeroPoint are blockwise broadcast: element i of the input uses element
 // i[d] / (input[d] / scale[d]) along every dimension d.
@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "backends/reference/ops/registration.h"
-#include "core/float16.h"
 #include "graph/ops/quantization.h"
 
 namespace webnn::reference {
@@ -85,13 +84,12 @@ void quantizeLinear(const KernelContext& context) {
   const Range range = rangeOf(out.dataType());
   BlockwiseIterator iterator(input.shape(), graph::padToRank(scale.shape(), input.rank()));
   iterator.forEach(out.elementCount(), [&](uint64_t index, uint64_t offset) {
-    // The quotient in the input's type, as input / scale is (ONNX, ONNX Runtime and the GPU
-    // backends divide in float32), then rounded half to even: a double quotient just below a
-    // tie (25.4999991 for 0.5 / float(5 / 255)) would round the other way.
-    double quotient = input.load(index) / scale.load(offset);
-    quotient = input.dataType() == MLOperandDataType::Float16
-                   ? static_cast<double>(halfToFloat(doubleToHalf(quotient)))
-                   : static_cast<double>(static_cast<float>(quotient));
+    // The quotient in float32 for float32 and float16 inputs alike, as ONNX Runtime, the cpu
+    // backend (which widens float16) and the GPU backends divide, then rounded half to even: a
+    // double quotient just below a tie (25.4999991 for 0.5 / float(5 / 255)) would round the
+    // other way, and a float16 quotient rounds 0.25 / half(0.1) = 2.5006 to the tie 2.5.
+    const double quotient =
+        static_cast<double>(static_cast<float>(input.load(index) / scale.load(offset)));
     const double scaled = std::nearbyint(quotient);  // ties to even
     const double value =
         scaled + static_cast<double>(loadInteger(zeroPoint.dataType(), zeroPoint.data, offset));
