@@ -24,6 +24,7 @@
 #include "core/checked_math.h"
 #include "core/float16.h"
 #include "npy.h"
+#include "peak_rss.h"
 #include "progress.h"
 
 #ifdef WEBNN_HAVE_ONNX
@@ -105,20 +106,6 @@ std::string fileNameFor(const std::string& name) {
                ? ch
                : '_';
   return out + ".npy";
-}
-
-uint64_t peakRssBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) {
-      std::string number = line.substr(6);
-      number.erase(0, number.find_first_not_of(" \t"));
-      number.erase(number.find_first_not_of("0123456789"));
-      return webnn::checked::parseInteger<uint64_t>(number).value_or(0) * 1024;
-    }
-  }
-  return 0;
 }
 
 double mib(uint64_t bytes) {
@@ -500,7 +487,7 @@ int run(const RunOptions& o) {
   }
   if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
   printFallbacks(implementations, afterFirst, graph.profile(), o.profile && o.iterations > 0);
-  const uint64_t peak = peakRssBytes();
+  const uint64_t peak = webnn::tools::peakRssBytes();
   std::printf("memory: peak RSS (VmHWM) %.1f MiB; model weights %.1f MiB", mib(peak),
               mib(model.weightBytes));
   // Against weights of a few kilobytes the ratio says nothing but the program's own size.
