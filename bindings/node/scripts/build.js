@@ -5,6 +5,7 @@
 //   WEBNN_NODE_BUILD_TYPE  CMake build type (default Release)
 //   WEBNN_NODE_JOBS        parallel compile jobs (default: the CPU count)
 //   CMAKE_CXX_COMPILER_LAUNCHER, CXX  as CMake reads them (e.g. ccache)
+// `node scripts/build.js --dry-run` prints the configure command and builds nothing.
 'use strict';
 const { spawnSync } = require('child_process');
 const fs = require('fs');
@@ -43,6 +44,10 @@ const configure = ['-S', root, '-B', build, `-DCMAKE_BUILD_TYPE=${buildType}`,
 if (spawnSync('ninja', ['--version']).status === 0) configure.push('-G', 'Ninja');
 if (process.env.CMAKE_CXX_COMPILER_LAUNCHER) {
   configure.push(`-DCMAKE_CXX_COMPILER_LAUNCHER=${process.env.CMAKE_CXX_COMPILER_LAUNCHER}`);
+}
+if (process.argv.includes('--dry-run')) {
+  console.log(`webnn-cpp: cmake ${configure.join(' ')}`);
+  process.exit(0);
 }
 if (!fs.existsSync(path.join(build, 'CMakeCache.txt'))) run(configure);
 run(['--build', build, '--target', 'webnn_node', '-j', jobs]);
