@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "ocr/ctc.h"
 #include "ocr/image.h"
 #include "ocr/text_boxes.h"
+#include "tools/run_tool.h"
 
 namespace {
 
@@ -207,6 +210,34 @@ TEST(OcrImage, AFileThatIsNoImageIsADataErrorNamingIt) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
+}
+
+// `webnn ocr`'s refusals come before any model is built and name what is wrong.
+TEST(OcrCommand, AWrongTruthImageOrModelFolderIsNamed) {
+  if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  const std::string image = temporaryPath("command.png");
+  writePng(image, gradient(8, 8));
+  const std::string empty = ::testing::TempDir();
+  auto out = webnn::testing::runTool("ocr '" + image + "' --models '" + empty + "'");
+  if (out.text.find("this build lacks") != std::string::npos) GTEST_SKIP() << out.text;
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.text.find("lacks ch_PP-OCRv4_det_infer.onnx, ch_ppocr_mobile_v2.0_cls_infer.onnx, "
+                          "ch_PP-OCRv4_rec_infer.onnx, ppocr_keys_v1.txt"),
+            std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("fetch-models.sh"), std::string::npos) << out.text;
+
+  out = webnn::testing::runTool("ocr '" + image + "' --models '" + empty + "' --truth '" + empty +
+                                "/no-such-truth.txt'");
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.text.find("no-such-truth.txt: cannot read the text"), std::string::npos)
+      << out.text;
+
+  out = webnn::testing::runTool("ocr '" + empty + "/no-such-image.png'");
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.text.find("no-such-image.png"), std::string::npos) << out.text;
+  EXPECT_FALSE(std::filesystem::exists(empty + "/no-such-image.boxes.png"));
+  std::remove(image.c_str());
 }
 #endif
 

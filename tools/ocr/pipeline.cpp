@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "ocr/crop.h"
 #include "ocr/ctc.h"
@@ -61,6 +62,19 @@ struct OcrPipeline::Model {
 };
 
 OcrPipeline::OcrPipeline(OcrOptions options) : options_(std::move(options)) {
+  // Every file is looked for first, so a wrong folder is named before anything is built.
+  std::string missing;
+  for (const char* file : {kDetector, kClassifier, kRecognizer, kDictionary}) {
+    if (!std::filesystem::is_regular_file(options_.modelFolder + "/" + file)) {
+      missing += std::string(missing.empty() ? "" : ", ") + file;
+    }
+  }
+  if (!missing.empty()) {
+    throw Error(Error::Kind::DataError,
+                options_.modelFolder + " lacks " + missing +
+                    " (PaddleOCR's models: scripts/fetch-models.sh puts them in its cache, or "
+                    "pass --models FOLDER)");
+  }
   MLContextOptions contextOptions;
   contextOptions.backend = options_.backend;
   context_ = createContext(contextOptions);
