@@ -10,7 +10,8 @@ packages=(build-essential cmake ninja-build pkg-config git ccache
           libonnx-testdata  # tests/onnx_suite: ONNX's backend node tests
           libstb-dev imagemagick fonts-dejavu-core  # webnn ocr: images; its test renders text
           clang libclang-rt-14-dev
-          python3-onnx python3-numpy)  # bench/models/to_float16.py (float16 model benchmark)
+          python3-onnx python3-numpy  # bench/models/to_float16.py (float16 model benchmark)
+          python3-dev pybind11-dev python3-pytest)  # bindings/python and its tests
 # Node.js and npm (real-model tests against ONNX Runtime): Debian's, unless a node with npm is
 # already there (e.g. NodeSource's nodejs, which ships npm itself and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -1,0 +1,119 @@
+// WeightSource (safetensors, GGUF, WebNN weights, or an imported ONNX model's) and the ONNX
+// importer: onnx_load(path, builder, ...) -> ImportedModel, the graph weightless, its weights a
+// WeightSource that load_constants streams from the model file.
+#include "weights.h"
+
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "convert.h"
+
+#ifdef WEBNN_HAVE_ONNX
+#include <webnn/onnx.h>
+#endif
+
+namespace webnn::python {
+namespace {
+
+using SharedSource = std::shared_ptr<WeightSource>;
+
+#ifdef WEBNN_HAVE_ONNX
+struct PyImportedModel {
+  py::list inputs, outputs;  // [(name, descriptor dict)]
+  std::map<std::string, MLOperand> outputOperands;
+  SharedSource weights;
+  uint64_t weightBytes = 0;
+  size_t weightCount = 0, nodeCount = 0, foldedNodeCount = 0;
+  int64_t opsetVersion = 0;
+  std::string producer;
+};
+
+py::list namedDescriptors(const std::vector<std::pair<std::string, MLOperandDescriptor>>& list) {
+  py::list out;
+  for (const auto& [name, descriptor] : list) out.append(py::make_tuple(name, fromDescriptor(descriptor)));
+  return out;
+}
+#endif
+
+}  // namespace
+
+std::shared_ptr<WeightSource> weightSourceOf(const py::handle& source,
+                                                   const std::string& what) {
+  if (py::isinstance<WeightSource>(source)) return source.cast<SharedSource>();
+  py::object path = py::reinterpret_borrow<py::object>(source);
+  if (!py::isinstance<py::str>(path)) {
+    if (!py::hasattr(path, "__fspath__")) {
+      throw py::type_error(what + ": source must be a path or a WeightSource");
+    }
+    path = path.attr("__fspath__")();
+  }
+  const std::string file = path.cast<std::string>();
+  py::gil_scoped_release release;
+  return WeightSource::open(file);
+}
+
+void registerOnnx(py::module_& module) {
+  py::class_<WeightSource, SharedSource>(module, "WeightSource",
+                                         "Tensors of a weights file, read straight into a "
+                                         "graph's constants.")
+      .def_static(
+          "open", [](const py::handle& path) { return weightSourceOf(path, "WeightSource.open()"); },
+          py::arg("path"))
+      .def_property_readonly("format_name",
+                             [](const WeightSource& s) { return std::string(s.formatName()); })
+      .def_property_readonly("path", &WeightSource::path)
+      .def_property_readonly("total_bytes", &WeightSource::totalBytes)
+      .def_property_readonly("tensor_names", [](const WeightSource& s) {
+        std::vector<std::string> names;
+        for (const TensorInfo& t : s.tensors()) names.push_back(t.name);
+        return names;
+      });
+
+#ifdef WEBNN_HAVE_ONNX
+  py::class_<PyImportedModel>(module, "ImportedModel", "An ONNX model imported weightless.")
+      .def_readonly("inputs", &PyImportedModel::inputs)
+      .def_readonly("outputs", &PyImportedModel::outputs)
+      .def_readonly("output_operands", &PyImportedModel::outputOperands)
+      .def_readonly("weights", &PyImportedModel::weights)
+      .def_readonly("weight_bytes", &PyImportedModel::weightBytes)
+      .def_readonly("weight_count", &PyImportedModel::weightCount)
+      .def_readonly("node_count", &PyImportedModel::nodeCount)
+      .def_readonly("folded_node_count", &PyImportedModel::foldedNodeCount)
+      .def_readonly("opset_version", &PyImportedModel::opsetVersion)
+      .def_readonly("producer", &PyImportedModel::producer);
+  module.def(
+      "onnx_load",
+      [](const py::handle& pathObject, PyBuilder& builder,
+         const std::map<std::string, std::vector<uint32_t>>& inputShapes,
+         const std::map<std::string, uint32_t>& dimensions) {
+        py::object path = py::reinterpret_borrow<py::object>(pathObject);
+        if (!py::isinstance<py::str>(path) && py::hasattr(path, "__fspath__"))
+          path = path.attr("__fspath__")();
+        onnx::ImportOptions options;
+        options.inputShapes = inputShapes;
+        options.dimensions = dimensions;
+        const std::string file = path.cast<std::string>();
+        onnx::ImportedModel imported = onnx::importModel(file, *builder.builder, options);
+        PyImportedModel model;
+        model.inputs = namedDescriptors(imported.inputs);
+        model.outputs = namedDescriptors(imported.outputs);
+        model.outputOperands = imported.outputOperands;
+        model.weights = SharedSource(std::move(imported.weights));
+        model.weightBytes = imported.weightBytes;
+        model.weightCount = imported.weightCount;
+        model.nodeCount = imported.nodeCount;
+        model.foldedNodeCount = imported.foldedNodeCount;
+        model.opsetVersion = imported.opsetVersion;
+        model.producer = imported.producer;
+        return model;
+      },
+      py::arg("path"), py::arg("builder"), py::kw_only(),
+      py::arg("input_shapes") = std::map<std::string, std::vector<uint32_t>>{},
+      py::arg("dimensions") = std::map<std::string, uint32_t>{});
+  module.attr("HAVE_ONNX") = true;
+#else
+  module.attr("HAVE_ONNX") = false;
+#endif
+}
+
+}  // namespace webnn::python

@@ -1,0 +1,23 @@
+"""ONNX models imported weightless, as `webnn run` does: the graph from the model's nodes, every
+initializer a hollow constant, then its bytes streamed from the model file after build()."""
+from . import _webnn
+
+
+def load(path, builder, *, input_shapes=None, dimensions=None):
+    """Imports the model at `path` into `builder`. Returns an ImportedModel: inputs and outputs
+    ([(name, descriptor)]), output_operands (what builder.build() takes) and weights (a
+    WeightSource for graph.load_constants). `input_shapes` fixes inputs' dynamic dimensions
+    ({"x": [1, 3, 224, 224]}), `dimensions` symbolic ones by name ({"batch": 1})."""
+    if not _webnn.HAVE_ONNX:
+        raise _webnn.NotSupportedError("this build of webnn-cpp has no ONNX importer (libonnx-dev)")
+    return _webnn.onnx_load(path, builder, input_shapes=input_shapes or {},
+                            dimensions=dimensions or {})
+
+
+def load_graph(path, context, *, input_shapes=None, dimensions=None, on_progress=None):
+    """Imports, builds and fills the model: returns (graph, model)."""
+    builder = _webnn.MLGraphBuilder(context)
+    model = load(path, builder, input_shapes=input_shapes, dimensions=dimensions)
+    graph = builder.build(model.output_operands)
+    graph.load_constants(model.weights, on_progress=on_progress)
+    return graph, model

@@ -1,0 +1,60 @@
+"""An ONNX Runtime-shaped session over webnn-cpp, so that code written for onnxruntime switches
+with one line: InferenceSession(path).run(None, {"x": array})."""
+import numpy as np
+
+from . import _webnn
+from . import onnx as _onnx
+
+_ONNX_TYPES = {
+    "float32": "tensor(float)", "float16": "tensor(float16)", "int32": "tensor(int32)",
+    "uint32": "tensor(uint32)", "int64": "tensor(int64)", "uint64": "tensor(uint64)",
+    "int8": "tensor(int8)", "uint8": "tensor(uint8)", "int4": "tensor(int4)",
+    "uint4": "tensor(uint4)",
+}
+
+
+class NodeArg:
+    """An input or output of the session: name, shape and type as ONNX Runtime gives them."""
+
+    def __init__(self, name, descriptor):
+        self.name = name
+        self.shape = list(descriptor["shape"])
+        self.type = _ONNX_TYPES[descriptor["dataType"]]
+
+    def __repr__(self):
+        return f"NodeArg(name={self.name!r}, type={self.type!r}, shape={self.shape!r})"
+
+
+class InferenceSession:
+    """The model imported weightless on a new context, built, its weights streamed in once.
+    `providers` is accepted for ONNX Runtime's signature and ignored; `backend` chooses."""
+
+    def __init__(self, path, sess_options=None, providers=None, *, backend=None,
+                 input_shapes=None, dimensions=None):
+        del sess_options, providers
+        self._context = _webnn.create_context(backend=backend)
+        self._graph, self._model = _onnx.load_graph(path, self._context,
+                                                    input_shapes=input_shapes,
+                                                    dimensions=dimensions)
+        self._inputs = [NodeArg(name, d) for name, d in self._model.inputs]
+        self._outputs = [NodeArg(name, d) for name, d in self._model.outputs]
+
+    def get_inputs(self):
+        return list(self._inputs)
+
+    def get_outputs(self):
+        return list(self._outputs)
+
+    def get_providers(self):
+        return [f"WebNN:{self._context.backend_name}"]
+
+    def run(self, output_names, input_feed, run_options=None):
+        """The outputs named (None: all, in the model's order) as numpy arrays."""
+        del run_options
+        feeds = {name: np.ascontiguousarray(value) for name, value in input_feed.items()}
+        results = self._graph.compute(feeds)
+        names = output_names or [o.name for o in self._outputs]
+        missing = [n for n in names if n not in results]
+        if missing:
+            raise TypeError(f"run(): the model has no output {', '.join(missing)}")
+        return [results[n] for n in names]
