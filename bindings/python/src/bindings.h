@@ -17,7 +17,8 @@ namespace py = pybind11;
 struct PyBuilder {
   MLContext context;
   std::unique_ptr<MLGraphBuilder> builder;
-  explicit PyBuilder(MLContext c) : context(std::move(c)), builder(std::make_unique<MLGraphBuilder>(context)) {}
+  explicit PyBuilder(MLContext c)
+      : context(std::move(c)), builder(std::make_unique<MLGraphBuilder>(context)) {}
 };
 
 // MLGraph with its context.
@@ -31,6 +32,6 @@ void registerContext(py::module_& module);  // ml, MLContext, MLTensor
 void registerOperand(py::module_& module);
 void registerBuilder(py::module_& module);
 void registerGraph(py::module_& module);
-void registerOnnx(py::module_& module);     // WeightSource, onnx_load
+void registerOnnx(py::module_& module);  // WeightSource, onnx_load
 
 }  // namespace webnn::python

@@ -42,7 +42,8 @@ class PythonArguments {
       } else if constexpr (std::is_same_v<T, MLOperandDataType>) {
         return toDataType(value, what);
       } else {
-        static_assert(std::is_same_v<T, schema::Splits>, "a parameter kind the binding cannot read");
+        static_assert(std::is_same_v<T, schema::Splits>,
+                      "a parameter kind the binding cannot read");
         if (py::isinstance<py::int_>(value)) return schema::Splits(toU32(value, what));
         return schema::Splits(toU32List(value, what));
       }
@@ -113,8 +114,10 @@ class PythonArguments {
       const std::string python = pythonName(key);
       py::object value = keyword(spec, python);
       if (!value) {
-        if (dictionary.contains(spec.c_str())) value = dictionary[spec.c_str()];
-        else if (dictionary.contains(python.c_str())) value = dictionary[python.c_str()];
+        if (dictionary.contains(spec.c_str()))
+          value = dictionary[spec.c_str()];
+        else if (dictionary.contains(python.c_str()))
+          value = dictionary[python.c_str()];
       }
       if (value && !value.is_none()) readMember(value, op_ + "(): " + python, member);
     });
@@ -125,9 +128,7 @@ class PythonArguments {
     if (!py::isinstance<py::str>(v)) throw py::type_error(what + " must be a str");
     out = v.cast<std::string>();
   }
-  static void readMember(const py::object& v, const std::string&, bool& out) {
-    out = py::bool_(v);
-  }
+  static void readMember(const py::object& v, const std::string&, bool& out) { out = py::bool_(v); }
   static void readMember(const py::object& v, const std::string& what, double& out) {
     out = toDouble(v, what);
   }
@@ -140,8 +141,7 @@ class PythonArguments {
   static void readMember(const py::object& v, const std::string& what, int32_t& out) {
     out = toI32(v, what);
   }
-  static void readMember(const py::object& v, const std::string& what,
-                         std::vector<uint32_t>& out) {
+  static void readMember(const py::object& v, const std::string& what, std::vector<uint32_t>& out) {
     out = toU32List(v, what);
   }
   static void readMember(const py::object& v, const std::string& what,
@@ -252,20 +252,26 @@ void registerBuilder(py::module_& module) {
       },
       py::arg("outputs"));
 
+  // The spec's name of every operation -> its Python name (docs/python.md lists them).
+  py::dict names;
+  schema::forEachOp(
+      [&names](const auto& op) { names[std::string(op.name).c_str()] = pythonName(op.name); });
+  module.attr("OP_NAMES") = names;
   schema::forEachOp([&builder](const auto& op) {
     using Entry = std::remove_cvref_t<decltype(op)>;
     const std::string name = pythonName(op.name);
-    builder.def(name.c_str(), [op, name](PyBuilder& self, const py::args& args,
-                                         const py::kwargs& kwargs) -> py::object {
-      PythonArguments reader(name, args, kwargs, Entry::kArity);
-      reader.refuseUnknownKeywords(op);
-      std::vector<MLOperand> result = schema::call(*self.builder, op, reader);
-      if constexpr (Entry::kReturnsSequence) {
-        return py::cast(result);
-      } else {
-        return py::cast(result.at(0));
-      }
-    });
+    builder.def(
+        name.c_str(),
+        [op, name](PyBuilder& self, const py::args& args, const py::kwargs& kwargs) -> py::object {
+          PythonArguments reader(name, args, kwargs, Entry::kArity);
+          reader.refuseUnknownKeywords(op);
+          std::vector<MLOperand> result = schema::call(*self.builder, op, reader);
+          if constexpr (Entry::kReturnsSequence) {
+            return py::cast(result);
+          } else {
+            return py::cast(result.at(0));
+          }
+        });
   });
 }
 

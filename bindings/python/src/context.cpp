@@ -108,7 +108,8 @@ void registerContext(py::module_& module) {
              dict["output"] = tensorLimits(limits.output);
              for (const auto& [op, operands] : limits.ops) {
                py::dict entry;
-               for (const auto& [operand, tensor] : operands) entry[operand.c_str()] = tensorLimits(tensor);
+               for (const auto& [operand, tensor] : operands)
+                 entry[operand.c_str()] = tensorLimits(tensor);
                dict[op.c_str()] = entry;
              }
              return dict;
@@ -141,8 +142,9 @@ void registerContext(py::module_& module) {
         } else if (powerPreference == "low-power") {
           options.powerPreference = MLPowerPreference::LowPower;
         } else if (powerPreference != "default") {
-          throw py::type_error("power_preference must be 'default', 'high-performance' or "
-                               "'low-power'");
+          throw py::type_error(
+              "power_preference must be 'default', 'high-performance' or "
+              "'low-power'");
         }
         options.numThreads = numThreads;
         options.profiling = profiling;

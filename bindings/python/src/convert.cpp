@@ -3,7 +3,6 @@
 #include <cctype>
 #include <limits>
 
-
 namespace webnn::python {
 namespace {
 
@@ -42,16 +41,24 @@ MLOperandDataType toDataType(const py::handle& value, const std::string& what) {
 
 py::dtype numpyDtype(MLOperandDataType type) {
   switch (type) {
-    case MLOperandDataType::Float32: return py::dtype("float32");
-    case MLOperandDataType::Float16: return py::dtype("float16");
-    case MLOperandDataType::Int32: return py::dtype("int32");
-    case MLOperandDataType::Uint32: return py::dtype("uint32");
-    case MLOperandDataType::Int64: return py::dtype("int64");
-    case MLOperandDataType::Uint64: return py::dtype("uint64");
-    case MLOperandDataType::Int8: return py::dtype("int8");
+    case MLOperandDataType::Float32:
+      return py::dtype("float32");
+    case MLOperandDataType::Float16:
+      return py::dtype("float16");
+    case MLOperandDataType::Int32:
+      return py::dtype("int32");
+    case MLOperandDataType::Uint32:
+      return py::dtype("uint32");
+    case MLOperandDataType::Int64:
+      return py::dtype("int64");
+    case MLOperandDataType::Uint64:
+      return py::dtype("uint64");
+    case MLOperandDataType::Int8:
+      return py::dtype("int8");
     case MLOperandDataType::Uint8:
     case MLOperandDataType::Int4:
-    case MLOperandDataType::Uint4: return py::dtype("uint8");
+    case MLOperandDataType::Uint4:
+      return py::dtype("uint8");
   }
   return py::dtype("uint8");
 }
@@ -219,9 +226,8 @@ std::string pythonName(std::string_view specName) {
   for (size_t i = 0; i < specName.size(); ++i) {
     const char c = specName[i];
     if (std::isupper(static_cast<unsigned char>(c))) {
-      const bool afterLower =
-          i > 0 && (std::islower(static_cast<unsigned char>(specName[i - 1])) ||
-                    std::isdigit(static_cast<unsigned char>(specName[i - 1])));
+      const bool afterLower = i > 0 && (std::islower(static_cast<unsigned char>(specName[i - 1])) ||
+                                        std::isdigit(static_cast<unsigned char>(specName[i - 1])));
       if (afterLower) out += '_';
       out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     } else {

@@ -13,12 +13,11 @@ void registerErrors(py::module_& module) {
   // static object's destructor would release them after it).
   static auto* base = new py::exception<Error>(module, "WebNNError");
   static auto* classes = new std::map<Error::Kind, py::object>();
-  for (const auto& [kind, name] :
-       {std::pair{Error::Kind::InvalidStateError, "InvalidStateError"},
-        std::pair{Error::Kind::OperationError, "OperationError"},
-        std::pair{Error::Kind::UnknownError, "UnknownError"},
-        std::pair{Error::Kind::NotSupportedError, "NotSupportedError"},
-        std::pair{Error::Kind::DataError, "DataError"}}) {
+  for (const auto& [kind, name] : {std::pair{Error::Kind::InvalidStateError, "InvalidStateError"},
+                                   std::pair{Error::Kind::OperationError, "OperationError"},
+                                   std::pair{Error::Kind::UnknownError, "UnknownError"},
+                                   std::pair{Error::Kind::NotSupportedError, "NotSupportedError"},
+                                   std::pair{Error::Kind::DataError, "DataError"}}) {
     py::object type = py::reinterpret_steal<py::object>(
         PyErr_NewException((std::string("webnn.") + name).c_str(), base->ptr(), nullptr));
     module.attr(name) = type;

@@ -95,7 +95,8 @@ py::dict compute(PyGraph& self, const py::dict& inputs) {
                            " array; the graph takes " + toString(descriptor));
     }
     std::vector<uint32_t> shape;
-    for (py::ssize_t i = 0; i < array.ndim(); ++i) shape.push_back(static_cast<uint32_t>(array.shape(i)));
+    for (py::ssize_t i = 0; i < array.ndim(); ++i)
+      shape.push_back(static_cast<uint32_t>(array.shape(i)));
     if (type != descriptor.dataType || shape != descriptor.shape) {
       throw py::type_error(what + " is " + toString(MLOperandDescriptor{type, shape}) +
                            "; the graph takes " + toString(descriptor));
@@ -159,10 +160,12 @@ void registerGraph(py::module_& module) {
            py::arg("require_all") = true, py::arg("threads") = 0,
            "Streams every pending constant by label from `source` (a safetensors, GGUF or WebNN "
            "weights path, or a WeightSource such as an imported ONNX model's), without the GIL.")
-      .def_property_readonly("input_descriptors",
-                             [](const PyGraph& g) { return descriptors(g.graph.inputDescriptors()); })
-      .def_property_readonly("output_descriptors",
-                             [](const PyGraph& g) { return descriptors(g.graph.outputDescriptors()); })
+      .def_property_readonly(
+          "input_descriptors",
+          [](const PyGraph& g) { return descriptors(g.graph.inputDescriptors()); })
+      .def_property_readonly(
+          "output_descriptors",
+          [](const PyGraph& g) { return descriptors(g.graph.outputDescriptors()); })
       .def("implementations",
            [](const PyGraph& g) {
              py::list list;

@@ -30,15 +30,15 @@ struct PyImportedModel {
 
 py::list namedDescriptors(const std::vector<std::pair<std::string, MLOperandDescriptor>>& list) {
   py::list out;
-  for (const auto& [name, descriptor] : list) out.append(py::make_tuple(name, fromDescriptor(descriptor)));
+  for (const auto& [name, descriptor] : list)
+    out.append(py::make_tuple(name, fromDescriptor(descriptor)));
   return out;
 }
 #endif
 
 }  // namespace
 
-std::shared_ptr<WeightSource> weightSourceOf(const py::handle& source,
-                                                   const std::string& what) {
+std::shared_ptr<WeightSource> weightSourceOf(const py::handle& source, const std::string& what) {
   if (py::isinstance<WeightSource>(source)) return source.cast<SharedSource>();
   py::object path = py::reinterpret_borrow<py::object>(source);
   if (!py::isinstance<py::str>(path)) {
@@ -57,7 +57,8 @@ void registerOnnx(py::module_& module) {
                                          "Tensors of a weights file, read straight into a "
                                          "graph's constants.")
       .def_static(
-          "open", [](const py::handle& path) { return weightSourceOf(path, "WeightSource.open()"); },
+          "open",
+          [](const py::handle& path) { return weightSourceOf(path, "WeightSource.open()"); },
           py::arg("path"))
       .def_property_readonly("format_name",
                              [](const WeightSource& s) { return std::string(s.formatName()); })

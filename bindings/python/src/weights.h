@@ -12,6 +12,6 @@ namespace webnn::python {
 
 // A WeightSource object, or a path (str or os.PathLike) opened now.
 std::shared_ptr<WeightSource> weightSourceOf(const pybind11::handle& source,
-                                                   const std::string& what);
+                                             const std::string& what);
 
 }  // namespace webnn::python
