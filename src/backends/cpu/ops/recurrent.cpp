@@ -1,28 +1,40 @@
 // lstm, lstmCell, gru, gruCell on the cpu backend, float32: a kernel of ours. Per direction, the
-// input projection of every step is one matrix product (X [steps * batch, input] . Wᵀ: oneDNN's
-// sgemm when large, else the loop below), the biases folded into it; then each step runs h . Rᵀ
-// (a one-thread loop, an AVX-512 build chosen at run time, double sums) and the gates (vectorized
-// exp) in loops of ours. The weights are read in place, in the graph's own layout (iofg / ifgo, zrn
-// / rzn: the gate positions index them), so constants and weights given as inputs take the same
-// path and nothing is packed. Every activation (relu, sigmoid, tanh; gru's gates sigmoid only),
-// direction, layout and optional operand is supported; peepholes read the previous cell state for
-// all three gates, as the spec.
+// input projection of every step is one matrix product (X [steps * batch, input] . Wᵀ), the
+// biases folded into it; then each step runs h . Rᵀ and the gates (vectorized exp) in loops of
+// ours, on one thread. The weights are read in the graph's own layout (iofg / ifgo, zrn / rzn: the
+// gate positions index them), so constants and weights given as inputs take the same path; when
+// a direction runs several step products, R (and W for the projection) is repacked at each
+// dispatch into workspace: hidden sizes from kFloatSumDepth as panels (packPanels) multiplied with
+// float sums by an AVX-512 kernel (multiplyPanels), smaller ones as Rᵀ in doubles with double sums
+// (WPT's recurrent cases, 1 to 6 ULP); single products read R in place with double sums. Large
+// projections run on oneDNN's sgemm. Every activation (relu, sigmoid, tanh; gru's gates sigmoid
+// only), direction, layout and optional operand is supported; peepholes read the previous cell
+// state for all three gates, as the spec.
 //
-// Measured (/tmp/rnn_bench: a graph of one forward lstm, batch 1, bias, dispatched and read back;
-// oneDNN 2.6 lstm_forward alone, brgemm; OMP_NUM_THREADS=1, median; a shared, loaded 2-core host):
-//   input 64,  hidden 64,  seq 1:   reference 1.23 ms, this kernel 0.005 ms, oneDNN 0.0024 ms
-//   input 64,  hidden 64,  seq 64:  reference 1.55 ms, this kernel 0.141 ms, oneDNN 0.087 ms
-//   input 256, hidden 256, seq 100: reference 41.3 ms, this kernel 1.92 ms,  oneDNN 2.84 ms
-// oneDNN is faster per step on the small lstm (vector exp/tanh fused in its jit), slower on the
-// big one; it was not taken because its peephole reads the new cell state for the output gate
-// (the spec: the previous one), it writes bidirectional sequences as [steps, batch, 2 * hidden]
-// (the spec: [steps, 2, batch, hidden]) and takes no relu. To revisit for the small case.
+// Measured (Xeon with AVX-512, 2 threads; `webnn run --iterations 300` median; ONNX models from
+// bench/models/make_recurrent_onnx.py, batch 1, input = hidden):
+//   hidden 64,  8 steps:    0.050 ms before the panels, 0.013 ms
+//   hidden 64,  64 steps:   0.138-0.285 ms before, 0.060 ms (ONNX Runtime 1.30: 0.09-0.10 ms)
+//   hidden 256, 100 steps:  5.04 ms before, 1.25 ms
+// The per-step product is bound by where R comes from: 64 KiB at hidden 64, streamed through the
+// L1 cache at every step. Transposed with rows 1 KiB apart, a block's lines fell into a quarter
+// of the cache's sets and missed even when they would fit; in contiguous panels, read in
+// alternating directions, the product takes 0.32 us instead of 0.86. oneDNN 2.6's lstm_forward is
+// not used: its peephole reads the new cell state for the output gate (the spec: the previous
+// one), it writes bidirectional sequences as [steps, batch, 2 * hidden] (the spec: [steps, 2,
+// batch, hidden]) and takes no relu.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "backends/cpu/cpu_op.h"
 #include "graph/ops/recurrent.h"
@@ -96,6 +108,36 @@ using Activation = MLRecurrentNetworkActivation;
   }
 }
 
+// Columns a packed Rᵀ is read in, and the zero columns after its last so a block never reads
+// past it.
+constexpr int64_t kPackedBlock = 64;
+
+// C [rows, count] = A [rows, depth] . Bᵀ where Bᵀ [depth, >= count + kPackedBlock] holds B's
+// elements as doubles, row-major (ldbt apart, zero past the columns wanted): for each block of 64
+// columns, depth axpys into 64 double accumulators. The same exact products and double sums as
+// the dot-product form above, without its horizontal reduction per output and its conversions
+// (the per-step h . Rᵀ of a small hidden size spent most of its time in those).
+[[gnu::always_inline]] inline void storeBlock(const double* sums, int64_t width, float* c) {
+  for (int64_t j = 0; j < width; ++j) c[j] = static_cast<float>(sums[j]);
+}
+
+void multiplyPackedPortable(int64_t rows, int64_t count, int64_t depth, const float* a, int64_t lda,
+                            const double* bt, int64_t ldbt, float* c, int64_t ldc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* aRow = a + r * lda;
+    for (int64_t n0 = 0; n0 < count; n0 += kPackedBlock) {
+      double sums[kPackedBlock] = {};
+      for (int64_t k = 0; k < depth; ++k) {
+        const double ak = aRow[k];
+        const double* row = bt + k * ldbt + n0;
+#pragma omp simd
+        for (int64_t j = 0; j < kPackedBlock; ++j) sums[j] += ak * row[j];
+      }
+      storeBlock(sums, std::min(kPackedBlock, count - n0), c + r * ldc + n0);
+    }
+  }
+}
+
 #if defined(__x86_64__)
 bool hasAvx512() {
   static const bool has = [] {
@@ -115,6 +157,42 @@ __attribute__((target("avx512f"))) void multiplySmallTransposedAvx512(int64_t ro
                                                                       int64_t ldc) {
   multiplySmallTransposedBody(rows, columns, depth, a, lda, b, ldb, c, ldc);
 }
+// The same with the 64 accumulators in eight registers.
+__attribute__((target("avx512f"))) void multiplyPackedAvx512(int64_t rows, int64_t count,
+                                                             int64_t depth, const float* a,
+                                                             int64_t lda, const double* bt,
+                                                             int64_t ldbt, float* c, int64_t ldc) {
+  static_assert(kPackedBlock == 64);
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* aRow = a + r * lda;
+    for (int64_t n0 = 0; n0 < count; n0 += kPackedBlock) {
+      __m512d s0 = _mm512_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0,
+              s7 = s0;
+      const double* row = bt + n0;
+      for (int64_t k = 0; k < depth; ++k, row += ldbt) {
+        const __m512d h = _mm512_set1_pd(static_cast<double>(aRow[k]));
+        s0 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row), s0);
+        s1 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 8), s1);
+        s2 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 16), s2);
+        s3 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 24), s3);
+        s4 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 32), s4);
+        s5 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 40), s5);
+        s6 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 48), s6);
+        s7 = _mm512_fmadd_pd(h, _mm512_loadu_pd(row + 56), s7);
+      }
+      alignas(64) double sums[kPackedBlock];
+      _mm512_store_pd(sums, s0);
+      _mm512_store_pd(sums + 8, s1);
+      _mm512_store_pd(sums + 16, s2);
+      _mm512_store_pd(sums + 24, s3);
+      _mm512_store_pd(sums + 32, s4);
+      _mm512_store_pd(sums + 40, s5);
+      _mm512_store_pd(sums + 48, s6);
+      _mm512_store_pd(sums + 56, s7);
+      storeBlock(sums, std::min(kPackedBlock, count - n0), c + r * ldc + n0);
+    }
+  }
+}
 #endif
 
 void activate(Activation activation, float* values, int64_t count) {
@@ -133,6 +211,204 @@ void multiplySmallTransposed(int64_t rows, int64_t columns, int64_t depth, const
 #endif
   multiplySmallTransposedBody(rows, columns, depth, a, lda, b, ldb, c, ldc);
 }
+
+// Panels: B [count, depth] (row-major) repacked as blocks of kPackedBlock rows, each block
+// stored k-major: element (b * 64 + j, k) at b * depth * 64 + k * 64 + j, rows past `count`
+// zero. A block is contiguous (16 KiB at depth 64), where a transposed B with rows `count` apart
+// (1 KiB at 256 gate rows) maps a block's cache lines onto a quarter of the L1 cache's sets and
+// misses even when it would fit: the per-step product of hidden 64 ran 2.7 times slower so.
+int64_t panelFloats(int64_t count, int64_t depth) {
+  return (count + kPackedBlock - 1) / kPackedBlock * kPackedBlock * depth;
+}
+
+// C [rows, count] = A [rows, depth] . Bᵀ, B given as panels, with float sums (fused multiply-adds
+// in float32, as ONNX Runtime's and oneDNN's recurrent kernels accumulate): for depths of
+// kFloatSumDepth and more, where double sums cost twice the time. Blocks outside, rows inside:
+// a panel stays in the L1 cache for every row of A (the input projection has a row per step).
+// `backward`: the blocks from the last to the first; the step products alternate, so that the
+// blocks a step read last are still cached when the next step starts.
+void multiplyPanelsPortable(int64_t rows, int64_t count, int64_t depth, const float* a, int64_t lda,
+                            const float* panels, float* c, int64_t ldc, bool backward) {
+  const int64_t blocks = (count + kPackedBlock - 1) / kPackedBlock;
+  for (int64_t block = 0; block < blocks; ++block) {
+    const int64_t b = backward ? blocks - 1 - block : block;
+    const int64_t n0 = b * kPackedBlock, width = std::min(kPackedBlock, count - n0);
+    const float* panel = panels + b * depth * kPackedBlock;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* aRow = a + r * lda;
+      float sums[kPackedBlock] = {};
+      for (int64_t k = 0; k < depth; ++k) {
+        const float ak = aRow[k];
+        const float* row = panel + k * kPackedBlock;
+#pragma omp simd
+        for (int64_t j = 0; j < kPackedBlock; ++j)
+          sums[j] += ak * row[j];  // (no FMA in baseline x86-64)
+      }
+      std::copy_n(sums, width, c + r * ldc + n0);
+    }
+  }
+}
+
+#if defined(__x86_64__)
+// Lanes of the block's 16-column vector `i` that hold columns below `width`.
+[[gnu::always_inline]] inline __mmask16 laneMask(int64_t width, int64_t i) {
+  const int64_t lanes = std::clamp<int64_t>(width - 16 * i, 0, 16);
+  return static_cast<__mmask16>((uint32_t{1} << lanes) - 1);
+}
+
+__attribute__((target("avx512f"))) void multiplyPanelsAvx512(int64_t rows, int64_t count,
+                                                             int64_t depth, const float* a,
+                                                             int64_t lda, const float* panels,
+                                                             float* c, int64_t ldc, bool backward) {
+  static_assert(kPackedBlock == 64);
+  const int64_t blocks = (count + kPackedBlock - 1) / kPackedBlock;
+  for (int64_t block = 0; block < blocks; ++block) {
+    const int64_t b = backward ? blocks - 1 - block : block;
+    const int64_t n0 = b * kPackedBlock, width = std::min(kPackedBlock, count - n0);
+    const float* panel = panels + b * depth * kPackedBlock;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* aRow = a + r * lda;
+      // Two accumulators per 16 columns (even and odd k) keep eight FMA chains in flight.
+      __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0, t0 = s0, t1 = s0, t2 = s0,
+             t3 = s0;
+      const float* row = panel;
+      int64_t k = 0;
+      for (; k + 1 < depth; k += 2, row += 2 * kPackedBlock) {
+        const __m512 h = _mm512_set1_ps(aRow[k]), g = _mm512_set1_ps(aRow[k + 1]);
+        s0 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row), s0);
+        s1 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 16), s1);
+        s2 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 32), s2);
+        s3 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 48), s3);
+        t0 = _mm512_fmadd_ps(g, _mm512_loadu_ps(row + 64), t0);
+        t1 = _mm512_fmadd_ps(g, _mm512_loadu_ps(row + 80), t1);
+        t2 = _mm512_fmadd_ps(g, _mm512_loadu_ps(row + 96), t2);
+        t3 = _mm512_fmadd_ps(g, _mm512_loadu_ps(row + 112), t3);
+      }
+      if (k < depth) {
+        const __m512 h = _mm512_set1_ps(aRow[k]);
+        s0 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row), s0);
+        s1 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 16), s1);
+        s2 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 32), s2);
+        s3 = _mm512_fmadd_ps(h, _mm512_loadu_ps(row + 48), s3);
+      }
+      float* out = c + r * ldc + n0;
+      _mm512_mask_storeu_ps(out, laneMask(width, 0), _mm512_add_ps(s0, t0));
+      _mm512_mask_storeu_ps(out + 16, laneMask(width, 1), _mm512_add_ps(s1, t1));
+      _mm512_mask_storeu_ps(out + 32, laneMask(width, 2), _mm512_add_ps(s2, t2));
+      _mm512_mask_storeu_ps(out + 48, laneMask(width, 3), _mm512_add_ps(s3, t3));
+    }
+  }
+}
+// dst (16 rows, ld apart) = the 16 x 16 tile of src (16 rows, lds apart) transposed. (GCC 12
+// warns that the shuffles' unused pass-through operand, _mm512_undefined_ps, is uninitialized.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+__attribute__((target("avx512f"))) void transposeTile16Avx512(const float* src, int64_t lds,
+                                                              float* dst, int64_t ld) {
+  __m512 r[16], t[16];
+  for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * lds);
+  for (int i = 0; i < 16; i += 2) {  // interleave pairs of rows: 32-bit elements
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {  // 64-bit pairs
+    for (int j = 0; j < 2; ++j) {
+      r[i + j] = _mm512_castpd_ps(
+          _mm512_unpacklo_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+      r[i + j + 2] = _mm512_castpd_ps(
+          _mm512_unpackhi_pd(_mm512_castps_pd(t[i + j]), _mm512_castps_pd(t[i + j + 2])));
+    }
+  }
+  for (int i = 0; i < 16; i += 8) {  // 128-bit lanes, within pairs of 4-row groups
+    for (int j = 0; j < 4; ++j) {
+      t[i + j] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0x88);
+      t[i + j + 4] = _mm512_shuffle_f32x4(r[i + j], r[i + j + 4], 0xDD);
+    }
+  }
+  for (int j = 0; j < 8; ++j) {  // 256-bit halves, between the two 8-row groups
+    r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+    r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
+  }
+  // r[k] now holds one column of the tile, in a lane order fixed below.
+  static constexpr int kColumn[16] = {0, 2, 1, 3, 4, 6, 5, 7, 8, 10, 9, 11, 12, 14, 13, 15};
+  for (int i = 0; i < 16; ++i) _mm512_storeu_ps(dst + kColumn[i] * ld, r[i]);
+}
+#pragma GCC diagnostic pop
+#endif
+
+void multiplyPanels(int64_t rows, int64_t count, int64_t depth, const float* a, int64_t lda,
+                    const float* panels, float* c, int64_t ldc, bool backward = false) {
+#if defined(__x86_64__)
+  if (hasAvx512()) {
+    return multiplyPanelsAvx512(rows, count, depth, a, lda, panels, c, ldc, backward);
+  }
+#endif
+  multiplyPanelsPortable(rows, count, depth, a, lda, panels, c, ldc, backward);
+}
+
+// Rows [first, first + count) of src [*, depth] as panels (see panelFloats), in 16 x 16 tiles.
+void packPanels(const float* src, int64_t depth, int64_t first, int64_t count, float* panels) {
+  constexpr int64_t kTile = 16;
+  const int64_t blocks = (count + kPackedBlock - 1) / kPackedBlock;
+  for (int64_t b = 0; b < blocks; ++b) {
+    float* panel = panels + b * depth * kPackedBlock;
+    const int64_t width = std::min(kPackedBlock, count - b * kPackedBlock);
+    const float* block = src + (first + b * kPackedBlock) * depth;
+    for (int64_t j0 = 0; j0 < kPackedBlock; j0 += kTile) {
+      for (int64_t k0 = 0; k0 < depth; k0 += kTile) {
+        const int64_t j1 = std::min(width, j0 + kTile), k1 = std::min(depth, k0 + kTile);
+#if defined(__x86_64__)
+        if (j1 - j0 == kTile && k1 - k0 == kTile && hasAvx512()) {
+          transposeTile16Avx512(block + j0 * depth + k0, depth, panel + k0 * kPackedBlock + j0,
+                                kPackedBlock);
+          continue;
+        }
+#endif
+        for (int64_t k = k0; k < k1; ++k) {
+          for (int64_t j = j0; j < j0 + kTile; ++j) {
+            panel[k * kPackedBlock + j] = j < j1 ? block[j * depth + k] : 0.0f;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Depths from which products sum in float (multiplyPanels) rather than double: WPT's
+// recurrent cases (depths 1 to 4, tolerances of 1 to 6 ULP) keep double sums; real models'
+// hidden sizes take the float kernel.
+constexpr int64_t kFloatSumDepth = 16;
+
+// dst [columns, ld] = srcᵀ for src [rows, columns] (row-major), converted to T, columns past
+// `rows` in dst zero; in 16 x 16 tiles so that neither side is walked with a long stride.
+template <class T>
+void packTransposed(const float* src, int64_t rows, int64_t columns, T* dst, int64_t ld) {
+  constexpr int64_t kTile = 16;
+  for (int64_t r0 = 0; r0 < rows; r0 += kTile) {
+    const int64_t r1 = std::min(rows, r0 + kTile);
+    for (int64_t c0 = 0; c0 < columns; c0 += kTile) {
+      const int64_t c1 = std::min(columns, c0 + kTile);
+      for (int64_t c = c0; c < c1; ++c) {
+        for (int64_t r = r0; r < r1; ++r) dst[c * ld + r] = static_cast<T>(src[r * columns + c]);
+      }
+    }
+  }
+  for (int64_t c = 0; c < columns; ++c) std::fill(dst + c * ld + rows, dst + (c + 1) * ld, T{0});
+}
+
+void multiplyPacked(int64_t rows, int64_t count, int64_t depth, const float* a, int64_t lda,
+                    const double* bt, int64_t ldbt, float* c, int64_t ldc) {
+#if defined(__x86_64__)
+  if (hasAvx512()) return multiplyPackedAvx512(rows, count, depth, a, lda, bt, ldbt, c, ldc);
+#endif
+  multiplyPackedPortable(rows, count, depth, a, lda, bt, ldbt, c, ldc);
+}
+
+// The recurrent weight of a direction is packed as Rᵀ in doubles (plus kPackedBlock zero columns)
+// at each dispatch when it runs at least this many step products (the packing is one pass over R;
+// a cell's single product is cheaper in place) and Rᵀ has at most kMaxPackedElements.
+constexpr int64_t kMinPackedProducts = 4;
+constexpr int64_t kMaxPackedElements = int64_t{2} << 20;  // 16 MiB of doubles
 
 // Below this many multiply-adds a product runs on multiplySmallTransposed, above on oneDNN's
 // sgemm (threaded): the input projection of many steps.
@@ -195,6 +471,11 @@ class RecurrentOp final : public CpuOp {
   }
 
  private:
+  // Gate rows of R packed as panels for the step products.
+  struct PanelSegment {
+    int64_t first = 0, count = 0;  // gate rows
+    float* panels = nullptr;
+  };
   // Scratch of one dispatch, carved out of the workspace.
   struct Buffers {
     float* projected;    // [steps, batch, gateRows]: x . Wᵀ + the biases folded in
@@ -204,16 +485,76 @@ class RecurrentOp final : public CpuOp {
     float* hidden;       // [batch, hiddenSize]
     float* cell;         // [batch, hiddenSize] (lstm)
     float* scratch;      // [batch, hiddenSize]: lstm's activated cell, gru's r * h
+    // Small hidden sizes: Rᵀ of the direction in doubles, [hiddenSize, packedColumns()]; or null.
+    double* packed;
+    // kFloatSumDepth and more: the gate rows of R as panels (packPanels), one segment per run of
+    // gates a step multiplies at once (recurrentSegments); null panels when R is read in place.
+    std::array<PanelSegment, 2> segments;
+    // W of the direction as panels for the input projection; or null.
+    float* inputPanels;
+    // The direction the next step product walks the panels' blocks in (multiplyPanels).
+    bool backwardBlocks = false;
   };
+  // The runs of gate rows a step multiplies h by at once: every gate, but gru with the reset
+  // before takes z and r (rows [0, 2 hidden) in both layouts) apart from n (r * h . R_nᵀ).
+  std::vector<std::pair<int64_t, int64_t>> recurrentSegments() const {
+    const int64_t hidden = shape_.hiddenSize;
+    if (!shape_.isLstm && !shape_.resetAfter) return {{0, 2 * hidden}, {2 * hidden, hidden}};
+    return {{0, shape_.gateRows()}};
+  }
+  // Whether the step products read a packed Rᵀ (see kMinPackedProducts).
+  bool packsRecurrentWeight() const {
+    return shape_.steps * shape_.batch >= kMinPackedProducts &&
+           shape_.hiddenSize * packedColumns() <= kMaxPackedElements;
+  }
+  // Columns of a packed Rᵀ in doubles: the gate rows and kPackedBlock zeros (its kernel reads
+  // whole blocks).
+  int64_t packedColumns() const { return shape_.gateRows() + kPackedBlock; }
+  bool recurrentSumsInFloat() const { return shape_.hiddenSize >= kFloatSumDepth; }
+  // The input projection on a packed Wᵀ with float sums: deep enough inputs, and products below
+  // what oneDNN's threaded sgemm does faster.
+  bool packsInputWeight() const {
+    const int64_t multiplyAdds = shape_.steps * shape_.batch * shape_.gateRows() * shape_.inputSize;
+    return shape_.steps * shape_.batch >= kMinPackedProducts &&
+           shape_.inputSize >= kFloatSumDepth && multiplyAdds < 4 * kSgemmMultiplyAdds &&
+           panelFloats(shape_.gateRows(), shape_.inputSize) <= kMaxPackedElements;
+  }
   int64_t workspaceFloats() const {
     const int64_t rows = shape_.gateRows();
     return shape_.steps * shape_.batch * rows + shape_.batch * rows + rows + shape_.hiddenSize +
-           3 * shape_.stateSize();
+           3 * shape_.stateSize() + packedFloats();
+  }
+  // The packed Rᵀ's and Wᵀ's size in floats (they come first in the workspace, Rᵀ 64-byte
+  // aligned as the workspace is, Wᵀ after it).
+  int64_t packedRecurrentFloats() const {
+    if (!packsRecurrentWeight()) return 0;
+    if (!recurrentSumsInFloat()) return 2 * shape_.hiddenSize * packedColumns();
+    int64_t floats = 0;
+    for (const auto& [first, count] : recurrentSegments()) {
+      floats += panelFloats(count, shape_.hiddenSize);
+    }
+    return floats;
+  }
+  int64_t packedFloats() const {
+    return packedRecurrentFloats() +
+           (packsInputWeight() ? panelFloats(shape_.gateRows(), shape_.inputSize) : 0);
   }
   Buffers buffersIn(float* base) const {
     const int64_t rows = shape_.gateRows();
     Buffers buffers{};
-    buffers.projected = base;
+    buffers.packed = packsRecurrentWeight() && !recurrentSumsInFloat()
+                         ? reinterpret_cast<double*>(base)
+                         : nullptr;
+    if (packsRecurrentWeight() && recurrentSumsInFloat()) {
+      float* next = base;
+      size_t i = 0;
+      for (const auto& [first, count] : recurrentSegments()) {
+        buffers.segments[i++] = {first, count, next};
+        next += panelFloats(count, shape_.hiddenSize);
+      }
+    }
+    buffers.inputPanels = packsInputWeight() ? base + packedRecurrentFloats() : nullptr;
+    buffers.projected = base + packedFloats();
     buffers.recurrent = buffers.projected + shape_.steps * shape_.batch * rows;
     buffers.inputBias = buffers.recurrent + shape_.batch * rows;
     buffers.newGateBias = buffers.inputBias + rows;
@@ -221,6 +562,32 @@ class RecurrentOp final : public CpuOp {
     buffers.cell = buffers.hidden + shape_.stateSize();
     buffers.scratch = buffers.cell + shape_.stateSize();
     return buffers;
+  }
+
+  // The packed segment of gate rows [first, first + count), or null.
+  static const PanelSegment* segmentAt(const Buffers& buffers, int64_t first, int64_t count) {
+    for (const PanelSegment& segment : buffers.segments) {
+      if (segment.panels && segment.first == first && segment.count == count) return &segment;
+    }
+    return nullptr;
+  }
+
+  // out [batch, count] (rows apart) = state [batch, hidden] . R[first, first + count)ᵀ: from the
+  // packed Rᵀ when there is one, else from R in place.
+  void recurrentProduct(const float* state, const float* recurrentWeight, int64_t first,
+                        int64_t count, float* out, Buffers& buffers) const {
+    const int64_t rows = shape_.gateRows(), hidden = shape_.hiddenSize;
+    if (buffers.packed) {
+      multiplyPacked(shape_.batch, count, hidden, state, hidden, buffers.packed + first,
+                     packedColumns(), out, rows);
+    } else if (const PanelSegment* segment = segmentAt(buffers, first, count)) {
+      multiplyPanels(shape_.batch, count, hidden, state, hidden, segment->panels, out, rows,
+                     buffers.backwardBlocks);
+      buffers.backwardBlocks = !buffers.backwardBlocks;
+    } else {
+      multiplyTransposed(shape_.batch, count, hidden, state, hidden,
+                         recurrentWeight + first * hidden, hidden, out, rows);
+    }
   }
 
   static const float* optionalData(const DispatchTensors& tensors,
@@ -263,9 +630,23 @@ class RecurrentOp final : public CpuOp {
     const float* recurrentWeight =
         tensors[operands_.recurrentWeight].as<float>() + d * rows * hidden;
     foldBiases(tensors, d, buffers);
-
-    multiplyTransposed(shape_.steps * batch, rows, inputSize, tensors[operands_.input].as<float>(),
-                       inputSize, weight, inputSize, buffers.projected, rows);
+    // Rᵀ and Wᵀ packed for this dispatch (see packsRecurrentWeight, packsInputWeight).
+    if (buffers.packed)
+      packTransposed(recurrentWeight, rows, hidden, buffers.packed, packedColumns());
+    for (const PanelSegment& segment : buffers.segments) {
+      if (segment.panels) {
+        packPanels(recurrentWeight, hidden, segment.first, segment.count, segment.panels);
+      }
+    }
+    const float* input = tensors[operands_.input].as<float>();
+    if (buffers.inputPanels) {
+      packPanels(weight, inputSize, 0, rows, buffers.inputPanels);
+      multiplyPanels(shape_.steps * batch, rows, inputSize, input, inputSize, buffers.inputPanels,
+                     buffers.projected, rows);
+    } else {
+      multiplyTransposed(shape_.steps * batch, rows, inputSize, input, inputSize, weight, inputSize,
+                         buffers.projected, rows);
+    }
     const int64_t projectedRows = shape_.steps * batch;
     for (int64_t r = 0; r < projectedRows; ++r) {
       float* row = buffers.projected + r * rows;
@@ -309,8 +690,7 @@ class RecurrentOp final : public CpuOp {
   void lstmStep(const float* projected, const float* recurrentWeight, const float* peephole,
                 Buffers& buffers) const {
     const int64_t rows = shape_.gateRows(), hidden = shape_.hiddenSize;
-    multiplyTransposed(shape_.batch, rows, hidden, buffers.hidden, hidden, recurrentWeight, hidden,
-                       buffers.recurrent, rows);
+    recurrentProduct(buffers.hidden, recurrentWeight, 0, rows, buffers.recurrent, buffers);
     const auto& gates = shape_.lstmGates;
     const auto& activations = shape_.activations;
     for (int64_t b = 0; b < shape_.batch; ++b) {
@@ -364,8 +744,7 @@ class RecurrentOp final : public CpuOp {
   void gruStepResetAfter(const float* projected, const float* recurrentWeight,
                          Buffers& buffers) const {
     const int64_t rows = shape_.gateRows(), hidden = shape_.hiddenSize;
-    multiplyTransposed(shape_.batch, rows, hidden, buffers.hidden, hidden, recurrentWeight, hidden,
-                       buffers.recurrent, rows);
+    recurrentProduct(buffers.hidden, recurrentWeight, 0, rows, buffers.recurrent, buffers);
     const auto& gates = shape_.gruGates;
     for (int64_t b = 0; b < shape_.batch; ++b) {
       float* pre = buffers.recurrent + b * rows;
@@ -398,11 +777,8 @@ class RecurrentOp final : public CpuOp {
                           Buffers& buffers) const {
     const int64_t rows = shape_.gateRows(), hidden = shape_.hiddenSize, batch = shape_.batch;
     const auto& gates = shape_.gruGates;
-    for (uint32_t gate : {gates.z, gates.r}) {
-      multiplyTransposed(batch, hidden, hidden, buffers.hidden, hidden,
-                         recurrentWeight + gate * hidden * hidden, hidden,
-                         buffers.recurrent + gate * hidden, rows);
-    }
+    // z and r together: rows [0, 2 hidden) in both layouts (n is the last gate).
+    recurrentProduct(buffers.hidden, recurrentWeight, 0, 2 * hidden, buffers.recurrent, buffers);
     for (int64_t b = 0; b < batch; ++b) {
       float* pre = buffers.recurrent + b * rows;
       const float* input = projected + b * rows;
@@ -421,9 +797,8 @@ class RecurrentOp final : public CpuOp {
 #pragma omp simd
       for (int64_t j = 0; j < hidden; ++j) resetHidden[j] = reset[j] * hiddenState[j];
     }
-    multiplyTransposed(batch, hidden, hidden, buffers.scratch, hidden,
-                       recurrentWeight + gates.n * hidden * hidden, hidden,
-                       buffers.recurrent + gates.n * hidden, rows);
+    recurrentProduct(buffers.scratch, recurrentWeight, gates.n * hidden, hidden,
+                     buffers.recurrent + gates.n * hidden, buffers);
     for (int64_t b = 0; b < batch; ++b) {
       float* pre = buffers.recurrent + b * rows;
       float* newGate = pre + gates.n * hidden;
