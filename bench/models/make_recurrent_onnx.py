@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """Writes a one-layer ONNX LSTM or GRU model for the model benchmark (bench/models): input
 X [steps, batch, input], seeded random weights scaled by 1/sqrt(hidden), biases, every output
 (Y, Y_h and, for an LSTM, Y_c). Needs Debian's python3-onnx and python3-numpy.
