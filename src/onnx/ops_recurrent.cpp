@@ -94,67 +94,148 @@ MLOperand activate(Context& c, const std::string& name, const MLOperand& v,
   c.fail("activation " + name + " is not supported");
 }
 
+// The scaffolding of a recurrence unrolled into builder calls (RNN, which WebNN lacks, and the
+// LSTM with ONNX's peephole semantics): per direction, W and R of the direction transposed, the
+// input and recurrent biases summed, the initial states; the steps in the direction's order; then
+// Y [steps, dirs, batch, hidden] and the last states joined over the directions and laid out as
+// the node's layout asks. `x` is [steps, batch, input].
+class UnrolledRecurrence {
+ public:
+  UnrolledRecurrence(Context& c, const MLOperand& x, bool batchFirstLayout, uint32_t hidden,
+                     uint32_t gates)
+      : c_(c),
+        x_(x),
+        batchFirstLayout_(batchFirstLayout),
+        hidden_(hidden),
+        gates_(gates),
+        steps_(x.shape()[0]),
+        batch_(x.shape()[1]),
+        inputSize_(x.shape()[2]),
+        direction_(direction(c)),
+        label_(c.label()) {
+    constexpr uint32_t kMaxSteps = 4096;  // the unrolled graph grows with the steps
+    if (steps_ > kMaxSteps) c.fail("more than " + std::to_string(kMaxSteps) + " steps");
+    sequence_.resize(steps_);
+  }
+
+  uint32_t directions() const { return direction_ == MLRecurrentNetworkDirection::Both ? 2 : 1; }
+  uint32_t batch() const { return batch_; }
+  const std::string& label() const { return label_; }
+
+  // W (input 1) or R (input 2) of direction d, transposed: [input or hidden, gates * hidden].
+  MLOperand transposedWeight(size_t input, uint32_t d) const {
+    const uint32_t columns = input == 1 ? inputSize_ : hidden_;
+    const std::string what = (input == 1 ? "w" : "r") + std::to_string(d);
+    MLOperand part = c_.builder.slice(c_.input(input), {d, 0, 0}, {1, gates_ * hidden_, columns},
+                                      MLSliceOptions{});
+    part = c_.builder.reshape(part, {gates_ * hidden_, columns}, {label_ + "/" + what});
+    return c_.builder.transpose(part, {label_ + "/" + what + "_t", std::vector<uint32_t>{1, 0}});
+  }
+  // Wb + Rb of direction d from B [dirs, 2 * gates * hidden] (input 3), or none.
+  std::optional<MLOperand> summedBias(uint32_t d) const {
+    if (!c_.hasInput(3)) return std::nullopt;
+    c_.requireRank(3, 2, 2, "B");
+    const uint32_t size = gates_ * hidden_;
+    const std::string ld = label_ + "/dir" + std::to_string(d);
+    return c_.builder.add(row(3, d, 0, size, "wb" + std::to_string(d)),
+                          row(3, d, size, size, "rb" + std::to_string(d)), {ld + "/bias"});
+  }
+  // Elements [begin, begin + size) of direction d's row of a [dirs, *] input: [1, size].
+  MLOperand row(size_t input, uint32_t d, uint32_t begin, uint32_t size,
+                const std::string& what) const {
+    return c_.builder.slice(c_.input(input), {d, begin}, {1, size}, {label_ + "/" + what});
+  }
+  // The initial state of direction d (input 5: H, 6: C), [batch, hidden]; zeros when absent.
+  // layout=1 gives it as [batch, dirs, hidden].
+  MLOperand initialState(size_t input, uint32_t d, const std::string& what) const {
+    if (!c_.hasInput(input)) {
+      return c_.builder.expand(c_.scalar(x_.dataType(), 0.0), {batch_, hidden_},
+                               {label_ + "/" + what});
+    }
+    MLOperand v = c_.input(input);
+    if (batchFirstLayout_) v = swapFirstTwo(c_, v, what + "_steps_first");
+    v = c_.builder.slice(v, {d, 0, 0}, {1, batch_, hidden_}, MLSliceOptions{});
+    return c_.builder.reshape(v, {batch_, hidden_}, {label_ + "/" + what});
+  }
+
+  // Runs direction d: step(xt [batch, input], label) returns the new H for each step, in the
+  // direction's order; collected for Y.
+  template <class Step>
+  void run(uint32_t d, Step&& step) {
+    const bool backward = direction_ == MLRecurrentNetworkDirection::Backward || d == 1;
+    const std::string ld = label_ + "/dir" + std::to_string(d);
+    for (uint32_t i = 0; i < steps_; ++i) {
+      const uint32_t t = backward ? steps_ - 1 - i : i;
+      const std::string lt = ld + "/t" + std::to_string(t);
+      MLOperand xt = c_.builder.slice(x_, {t, 0, 0}, {1, batch_, inputSize_}, MLSliceOptions{});
+      xt = c_.builder.reshape(xt, {batch_, inputSize_}, {lt + "/x"});
+      const MLOperand h = step(xt, lt);
+      sequence_[t].push_back(c_.builder.reshape(h, {1, 1, batch_, hidden_}, {lt + "/y"}));
+    }
+  }
+
+  // Output `index` (1: Y_h, 2: Y_c): the last states of the directions, [dirs, batch, hidden].
+  void setLastStates(size_t index, const std::vector<MLOperand>& last, const std::string& what) {
+    std::vector<MLOperand> parts;
+    for (size_t d = 0; d < last.size(); ++d) {
+      parts.push_back(c_.builder.reshape(last[d], {1, batch_, hidden_},
+                                         {label_ + "/dir" + std::to_string(d) + "/" + what}));
+    }
+    const MLOperand joined = this->joined(parts, 0, what);
+    c_.setOutput(index,
+                 batchFirstLayout_ ? swapFirstTwo(c_, joined, what + "_batch_first") : joined);
+  }
+  // Output 0, Y, when the node's consumers want it.
+  void setSequence() {
+    if (!c_.wantsOutput(0)) return;
+    std::vector<MLOperand> perStep;
+    for (uint32_t t = 0; t < steps_; ++t) {
+      perStep.push_back(joined(sequence_[t], 1, "step" + std::to_string(t)));
+    }
+    const MLOperand y = joined(perStep, 0, "y");
+    c_.setOutput(0, batchFirstLayout_ ? batchFirstSequence(c_, y) : y);
+  }
+
+ private:
+  MLOperand joined(const std::vector<MLOperand>& parts, uint32_t axis,
+                   const std::string& what) const {
+    return parts.size() == 1 ? parts[0] : c_.builder.concat(parts, axis, {label_ + "/" + what});
+  }
+
+  Context& c_;
+  MLOperand x_;
+  bool batchFirstLayout_;
+  uint32_t hidden_, gates_, steps_, batch_, inputSize_;
+  MLRecurrentNetworkDirection direction_;
+  std::string label_;
+  std::vector<std::vector<MLOperand>> sequence_;  // per step, its H per direction
+};
+
 // An LSTM with ONNX's peephole semantics, unrolled (WebNN's lstm peeks at the previous cell
 // state for the output gate, ONNX at the new one): per direction and step, gates = X_t W^T +
 // H R^T + Wb + Rb in ONNX's iofc order, C = f * C + i * g(c), o = f(... + Po * C), H = o * h(C).
-// `x` is [steps, batch, input]; outputs as ONNX lays them out for `batchFirstLayout`.
 void lstmUnrolled(Context& c, const MLOperand& x, bool batchFirstLayout, uint32_t hidden) {
-  const uint32_t steps = x.shape()[0], batchSize = x.shape()[1], inputSize = x.shape()[2];
-  constexpr uint32_t kMaxSteps = 4096;  // the unrolled graph grows with the steps
-  if (steps > kMaxSteps) c.fail("more than " + std::to_string(kMaxSteps) + " steps");
-  const MLRecurrentNetworkDirection dir = direction(c);
-  const uint32_t directions = dir == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  UnrolledRecurrence recurrence(c, x, batchFirstLayout, hidden, 4);
   const auto names = c.attrStrings("activations").value_or(std::vector<std::string>{});
-  const std::string l = c.label();
-  const auto type = x.dataType();
-  auto matrix = [&](size_t input, uint32_t d, uint32_t rows, uint32_t columns,
-                    const std::string& what) {
-    MLOperand part =
-        c.builder.slice(c.input(input), {d, 0, 0}, {1, rows, columns}, MLSliceOptions{});
-    part = c.builder.reshape(part, {rows, columns}, {l + "/" + what});
-    return c.builder.transpose(part, {l + "/" + what + "_t", std::vector<uint32_t>{1, 0}});
-  };
-  auto row = [&](size_t input, uint32_t d, uint32_t begin, uint32_t size, const std::string& what) {
-    return c.builder.slice(c.input(input), {d, begin}, {1, size}, {l + "/" + what});
-  };
-  auto state = [&](size_t input, uint32_t d, const std::string& what) {
-    if (!c.hasInput(input))
-      return c.builder.expand(c.scalar(type, 0.0), {batchSize, hidden}, {l + "/" + what});
-    MLOperand v = c.input(input);
-    if (batchFirstLayout) v = swapFirstTwo(c, v, what + "_steps_first");
-    v = c.builder.slice(v, {d, 0, 0}, {1, batchSize, hidden}, MLSliceOptions{});
-    return c.builder.reshape(v, {batchSize, hidden}, {l + "/" + what});
-  };
-  std::vector<std::vector<MLOperand>> sequence(steps);
+  const uint32_t batchSize = recurrence.batch();
   std::vector<MLOperand> lastH, lastC;
-  for (uint32_t d = 0; d < directions; ++d) {
+  for (uint32_t d = 0; d < recurrence.directions(); ++d) {
     auto name = [&](size_t k, const char* fallback) {
       return names.size() > 3 * d + k ? names[3 * d + k] : std::string(fallback);
     };
     const std::string f = name(0, "Sigmoid"), g = name(1, "Tanh"), h = name(2, "Tanh");
-    const std::string ld = l + "/dir" + std::to_string(d);
-    const MLOperand wT = matrix(1, d, 4 * hidden, inputSize, "w" + std::to_string(d));
-    const MLOperand rT = matrix(2, d, 4 * hidden, hidden, "r" + std::to_string(d));
-    std::optional<MLOperand> bias;
-    if (c.hasInput(3)) {
-      bias = c.builder.add(row(3, d, 0, 4 * hidden, "wb" + std::to_string(d)),
-                           row(3, d, 4 * hidden, 4 * hidden, "rb" + std::to_string(d)),
-                           {ld + "/bias"});
-    }
+    const MLOperand wT = recurrence.transposedWeight(1, d);
+    const MLOperand rT = recurrence.transposedWeight(2, d);
+    const std::optional<MLOperand> bias = recurrence.summedBias(d);
     std::optional<MLOperand> pi, po, pf;
     if (c.hasInput(7)) {
-      pi = row(7, d, 0, hidden, "pi" + std::to_string(d));
-      po = row(7, d, hidden, hidden, "po" + std::to_string(d));
-      pf = row(7, d, 2 * hidden, hidden, "pf" + std::to_string(d));
+      pi = recurrence.row(7, d, 0, hidden, "pi" + std::to_string(d));
+      po = recurrence.row(7, d, hidden, hidden, "po" + std::to_string(d));
+      pf = recurrence.row(7, d, 2 * hidden, hidden, "pf" + std::to_string(d));
     }
-    MLOperand hState = state(5, d, "h0_" + std::to_string(d));
-    MLOperand cState = state(6, d, "c0_" + std::to_string(d));
-    const bool backward = dir == MLRecurrentNetworkDirection::Backward || d == 1;
-    for (uint32_t i = 0; i < steps; ++i) {
-      const uint32_t t = backward ? steps - 1 - i : i;
-      const std::string lt = ld + "/t" + std::to_string(t);
-      MLOperand xt = c.builder.slice(x, {t, 0, 0}, {1, batchSize, inputSize}, MLSliceOptions{});
-      xt = c.builder.reshape(xt, {batchSize, inputSize}, {lt + "/x"});
+    MLOperand hState = recurrence.initialState(5, d, "h0_" + std::to_string(d));
+    MLOperand cState = recurrence.initialState(6, d, "c0_" + std::to_string(d));
+    recurrence.run(d, [&](const MLOperand& xt, const std::string& lt) {
       MLOperand gates = c.builder.add(c.builder.matmul(xt, wT, {lt + "/xw"}),
                                       c.builder.matmul(hState, rT, {lt + "/hr"}), {lt + "/sum"});
       if (bias) gates = c.builder.add(gates, *bias, {lt + "/biased"});
@@ -173,24 +254,14 @@ void lstmUnrolled(Context& c, const MLOperand& x, bool batchFirstLayout, uint32_
       if (po) out = c.builder.add(out, c.builder.mul(*po, cState, {lt + "/poc"}), {lt + "/op"});
       out = activate(c, f, out, lt + "/oa");
       hState = c.builder.mul(out, activate(c, h, cState, lt + "/ha"), {lt + "/H"});
-      sequence[t].push_back(c.builder.reshape(hState, {1, 1, batchSize, hidden}, {lt + "/y"}));
-    }
-    lastH.push_back(c.builder.reshape(hState, {1, batchSize, hidden}, {ld + "/y_h"}));
-    lastC.push_back(c.builder.reshape(cState, {1, batchSize, hidden}, {ld + "/y_c"}));
+      return hState;
+    });
+    lastH.push_back(hState);
+    lastC.push_back(cState);
   }
-  auto joined = [&](const std::vector<MLOperand>& parts, uint32_t axis, const std::string& what) {
-    return parts.size() == 1 ? parts[0] : c.builder.concat(parts, axis, {l + "/" + what});
-  };
-  const MLOperand yh = joined(lastH, 0, "y_h"), yc = joined(lastC, 0, "y_c");
-  c.setOutput(1, batchFirstLayout ? swapFirstTwo(c, yh, "y_h_batch_first") : yh);
-  c.setOutput(2, batchFirstLayout ? swapFirstTwo(c, yc, "y_c_batch_first") : yc);
-  if (c.wantsOutput(0)) {
-    std::vector<MLOperand> perStep;
-    for (uint32_t t = 0; t < steps; ++t)
-      perStep.push_back(joined(sequence[t], 1, "step" + std::to_string(t)));
-    const MLOperand y = joined(perStep, 0, "y");
-    c.setOutput(0, batchFirstLayout ? batchFirstSequence(c, y) : y);
-  }
+  recurrence.setLastStates(1, lastH, "y_h");
+  recurrence.setLastStates(2, lastC, "y_c");
+  recurrence.setSequence();
 }
 
 void lstm(Context& c) {
@@ -269,73 +340,30 @@ void rnn(Context& c) {
   c.requireRank(0, 3, 3, "X");
   MLOperand x = c.input(0);
   if (batch) x = swapFirstTwo(c, x, "x_steps_first");
-  const uint32_t steps = x.shape()[0], batchSize = x.shape()[1], inputSize = x.shape()[2];
   const uint32_t hidden = hiddenSize(c);
-  checkSequenceLengths(c, steps);
-  constexpr uint32_t kMaxSteps = 4096;  // the unrolled graph grows with the steps
-  if (steps > kMaxSteps) c.fail("more than " + std::to_string(kMaxSteps) + " steps");
-  const MLRecurrentNetworkDirection dir = direction(c);
-  const uint32_t directions = dir == MLRecurrentNetworkDirection::Both ? 2 : 1;
+  checkSequenceLengths(c, x.shape()[0]);
+  UnrolledRecurrence recurrence(c, x, batch, hidden, 1);
   const auto names = c.attrStrings("activations").value_or(std::vector<std::string>{});
-  const std::string l = c.label();
-  const auto type = x.dataType();
-  auto slice2d = [&](const MLOperand& v, uint32_t index, uint32_t rows, uint32_t columns,
-                     const std::string& what) {
-    MLOperand part = c.builder.slice(v, {index, 0, 0}, {1, rows, columns}, MLSliceOptions{});
-    return c.builder.reshape(part, {rows, columns}, {l + "/" + what});
-  };
-  std::vector<std::vector<MLOperand>> outputs(steps);  // [step][direction]
   std::vector<MLOperand> last;
-  for (uint32_t d = 0; d < directions; ++d) {
+  for (uint32_t d = 0; d < recurrence.directions(); ++d) {
     const std::string name = names.size() > d ? names[d] : std::string("Tanh");
     if (name != "Tanh" && name != "Relu" && name != "Sigmoid")
       c.fail("activation " + name + " is not supported");
-    const std::string ld = l + "/dir" + std::to_string(d);
-    MLTransposeOptions transposed;
-    transposed.label = ld + "/wt";
-    const MLOperand wT =
-        c.builder.transpose(slice2d(c.input(1), d, hidden, inputSize, "w"), transposed);
-    transposed.label = ld + "/rt";
-    const MLOperand rT =
-        c.builder.transpose(slice2d(c.input(2), d, hidden, hidden, "r"), transposed);
-    std::optional<MLOperand> bias;
-    if (c.hasInput(3)) {
-      c.requireRank(3, 2, 2, "B");
-      const MLOperand both = c.builder.slice(c.input(3), {d, 0}, {1, 2 * hidden}, MLSliceOptions{});
-      const MLOperand wb = c.builder.slice(both, {0, 0}, {1, hidden}, MLSliceOptions{});
-      const MLOperand rb = c.builder.slice(both, {0, hidden}, {1, hidden}, MLSliceOptions{});
-      bias = c.builder.add(wb, rb, {ld + "/bias"});
-    }
-    MLOperand h = c.hasInput(5)
-                      ? slice2d(c.input(5), d, batchSize, hidden, "initial_h")
-                      : c.builder.expand(c.scalar(type, 0.0), {batchSize, hidden}, {ld + "/h0"});
-    const bool backward = dir == MLRecurrentNetworkDirection::Backward || d == 1;
-    for (uint32_t i = 0; i < steps; ++i) {
-      const uint32_t t = backward ? steps - 1 - i : i;
-      const std::string lt = ld + "/t" + std::to_string(t);
-      const MLOperand xt = slice2d(x, t, batchSize, inputSize, "x" + std::to_string(t));
+    const MLOperand wT = recurrence.transposedWeight(1, d);
+    const MLOperand rT = recurrence.transposedWeight(2, d);
+    const std::optional<MLOperand> bias = recurrence.summedBias(d);
+    MLOperand h = recurrence.initialState(5, d, "h0_" + std::to_string(d));
+    recurrence.run(d, [&](const MLOperand& xt, const std::string& lt) {
       MLOperand sum = c.builder.add(c.builder.matmul(xt, wT, {lt + "/xw"}),
                                     c.builder.matmul(h, rT, {lt + "/hr"}), {lt + "/sum"});
       if (bias) sum = c.builder.add(sum, *bias, {lt + "/biased"});
-      h = name == "Tanh"   ? c.builder.tanh(sum, {lt})
-          : name == "Relu" ? c.builder.relu(sum, {lt})
-                           : c.builder.sigmoid(sum, {lt});
-      outputs[t].push_back(c.builder.reshape(h, {1, 1, batchSize, hidden}, {lt + "/y"}));
-    }
-    last.push_back(c.builder.reshape(h, {1, batchSize, hidden}, {ld + "/y_h"}));
+      h = activate(c, name, sum, lt);
+      return h;
+    });
+    last.push_back(h);
   }
-  MLOperand yh = last.size() == 1 ? last[0] : c.builder.concat(last, 0, {l + "/y_h"});
-  c.setOutput(1, batch ? swapFirstTwo(c, yh, "y_h_batch_first") : yh);
-  if (c.wantsOutput(0)) {
-    std::vector<MLOperand> perStep;
-    for (uint32_t t = 0; t < steps; ++t) {
-      perStep.push_back(outputs[t].size() == 1
-                            ? outputs[t][0]
-                            : c.builder.concat(outputs[t], 1, {l + "/step" + std::to_string(t)}));
-    }
-    MLOperand y = perStep.size() == 1 ? perStep[0] : c.builder.concat(perStep, 0, {l + "/y"});
-    c.setOutput(0, batch ? batchFirstSequence(c, y) : y);
-  }
+  recurrence.setLastStates(1, last, "y_h");
+  recurrence.setSequence();
 }
 
 std::string checkRecurrent(const ::onnx::NodeProto& node, int64_t) {

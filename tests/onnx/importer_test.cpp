@@ -526,6 +526,24 @@ TEST(OnnxImporter, BidirectionalRnnIsUnrolledStepByStep) {
                           static_cast<float>(g1)});
 }
 
+// layout=1 (batch first) RNN with an initial state: initial_h [batch, dirs, hidden] is read per
+// batch row (it was sliced as [dirs, batch, hidden], and the import failed).
+TEST(OnnxImporter, BatchFirstRnnReadsItsInitialStatePerBatchRow) {
+  ModelMaker m;
+  m.input("x", {2, 1, 1});  // [batch, steps, input]
+  m.floats("w", {1, 1, 1}, {2.0f});
+  m.floats("r", {1, 1, 1}, {0.5f});
+  m.floats("h0", {2, 1, 1}, {0.25f, -0.5f});  // [batch, dirs, hidden]
+  auto& node = m.node("RNN", {"x", "w", "r", "", "", "h0"}, {"", "y"});  // y: Y_h
+  ModelMaker::attr(node, "hidden_size", int64_t{1});
+  ModelMaker::attr(node, "layout", int64_t{1});
+  m.output("y");
+  const Ran ran = runModel(m.save(), {0.5f, -1.0f});
+  EXPECT_EQ(ran.shape, (std::vector<uint32_t>{2, 1, 1}));
+  expectNear(ran.values, {static_cast<float>(std::tanh(2 * 0.5 + 0.5 * 0.25)),
+                          static_cast<float>(std::tanh(2 * -1.0 + 0.5 * -0.5))});
+}
+
 // Einsum, which WebNN lacks, as diagonals, sums, transposes and one batched matmul: each equation
 // against the sums written out.
 TEST(OnnxImporter, EinsumEquationsMatchTheirSums) {
