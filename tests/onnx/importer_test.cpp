@@ -533,7 +533,7 @@ TEST(OnnxImporter, BatchFirstRnnReadsItsInitialStatePerBatchRow) {
   m.input("x", {2, 1, 1});  // [batch, steps, input]
   m.floats("w", {1, 1, 1}, {2.0f});
   m.floats("r", {1, 1, 1}, {0.5f});
-  m.floats("h0", {2, 1, 1}, {0.25f, -0.5f});  // [batch, dirs, hidden]
+  m.floats("h0", {2, 1, 1}, {0.25f, -0.5f});                             // [batch, dirs, hidden]
   auto& node = m.node("RNN", {"x", "w", "r", "", "", "h0"}, {"", "y"});  // y: Y_h
   ModelMaker::attr(node, "hidden_size", int64_t{1});
   ModelMaker::attr(node, "layout", int64_t{1});
