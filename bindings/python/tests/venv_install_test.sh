@@ -9,7 +9,7 @@ python="$2"
 source_dir="$3"
 work="$(mktemp -d)"
 trap 'rm -rf "${work}"' EXIT
-"${python}" -m venv --system-site-packages "${work}/venv"
+"${python}" -m venv --without-pip --system-site-packages "${work}/venv"
 cmake --install "${build}" --prefix "${work}/venv" >/dev/null
 cmake --install "${build}" --prefix "${work}/venv" --component python >/dev/null
 cd "${work}"
