@@ -11,7 +11,7 @@ packages=(build-essential cmake ninja-build pkg-config git ccache
           libstb-dev imagemagick fonts-dejavu-core  # webnn ocr: images; its test renders text
           clang libclang-rt-14-dev
           python3-onnx python3-numpy  # bench/models/to_float16.py (float16 model benchmark)
-          python3-dev python3-venv pybind11-dev python3-pytest)  # bindings/python, its tests
+          python3-dev python3-venv pybind11-dev python3-pytest python3-mypy)  # bindings/python
 # Node.js and npm (real-model tests against ONNX Runtime): Debian's, unless a node with npm is
 # already there (e.g. NodeSource's nodejs, which ships npm itself and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -8,13 +8,15 @@ import json
 import os
 import struct
 import tempfile
+from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import NDArray
 
 import webnn
 
 
-def write_safetensors(path, tensors):
+def write_safetensors(path: str, tensors: Mapping[str, NDArray[Any]]) -> None:
     header, offset = {}, 0
     for name, array in tensors.items():
         header[name] = {"dtype": "F32", "shape": list(array.shape),
@@ -27,7 +29,7 @@ def write_safetensors(path, tensors):
             f.write(array.astype(np.float32).tobytes())
 
 
-def main():
+def main() -> None:
     w1 = ((np.arange(4 * 8) % 5 - 2) / 4).astype(np.float32).reshape(4, 8)
     w2 = ((np.arange(8 * 3) % 3 - 1) / 2).astype(np.float32).reshape(8, 3)
     with tempfile.TemporaryDirectory() as folder:

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -305,6 +306,25 @@ inline constexpr auto kOps = std::make_tuple(
     op("tanh", &B::tanh, {"input"}), op("tile", &B::tile, {"input", "repetitions"}),
     op("transpose", &B::transpose, {"input"}), op("triangular", &B::triangular, {"input"}),
     op("where", &B::where, {"condition", "trueValue", "falseValue"}));
+
+// A spec name as the Python binding names it: snake_case, capitals starting words after a lower
+// case letter or digit ("convTranspose2d" -> "conv_transpose2d", "gatherND" -> "gather_nd",
+// "reduceL1" -> "reduce_l1"), "isNaN" -> "is_nan".
+inline std::string pythonName(std::string_view specName) {
+  if (specName == "isNaN") return "is_nan";
+  std::string out;
+  for (size_t i = 0; i < specName.size(); ++i) {
+    const char c = specName[i];
+    if (c >= 'A' && c <= 'Z') {
+      const char before = i > 0 ? specName[i - 1] : '\0';
+      if ((before >= 'a' && before <= 'z') || (before >= '0' && before <= '9')) out += '_';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 // Calls f(op) for every operation.
 template <class F>

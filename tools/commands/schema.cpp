@@ -1,6 +1,7 @@
-// webnn schema: the op schema (webnn/op_schema.h) as text: every op with its parameters, or the
-// TypeScript declarations of the Node.js binding (--typescript), checked against or written into
-// a file's generated regions.
+// webnn schema: the op schema (webnn/op_schema.h) as text: every op with its parameters, the
+// TypeScript declarations of the Node.js binding (--typescript) or the Python binding's stubs
+// (--python), checked against or written into a file's generated regions (a .pyi file takes the
+// Python stubs, any other the TypeScript declarations).
 #include <webnn/op_schema.h>
 
 #include <cstdio>
@@ -10,12 +11,13 @@
 
 #include "command.h"
 #include "npy.h"
+#include "schema/python_stubs.h"
 #include "schema/typescript.h"
 
 namespace {
 
 struct SchemaOptions {
-  bool typescript = false;
+  bool typescript = false, python = false;
   std::string check, update;
 };
 
@@ -27,8 +29,21 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-// The file's text with both generated regions written from the schema.
+bool isPythonStub(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".pyi") == 0;
+}
+
+// The file's text with its generated regions written from the schema.
 std::string regenerated(const std::string& path, const std::string& text) {
+  if (isPythonStub(path)) {
+    auto methods = webnn::tools::replaceGeneratedRegion(text, "MLGraphBuilder operations",
+                                                        webnn::tools::pythonBuilderMethods(), "#");
+    if (!methods) {
+      throw webnn::Error(webnn::Error::Kind::DataError,
+                         path + ": no '# BEGIN generated: MLGraphBuilder operations' region");
+    }
+    return *methods;
+  }
   auto types = webnn::tools::replaceGeneratedRegion(text, "types", webnn::tools::typescriptTypes());
   if (!types) {
     throw webnn::Error(webnn::Error::Kind::DataError,
@@ -58,12 +73,15 @@ int runSchema(const SchemaOptions& o) {
     }
     if (fresh != text) {
       std::printf(
-          "%s: the generated regions differ from the op schema; run `webnn schema "
-          "--typescript --update %s`\n",
+          "%s: the generated regions differ from the op schema; run `webnn schema --update %s`\n",
           path.c_str(), path.c_str());
       return 1;
     }
     std::printf("%s: the generated regions match the op schema\n", path.c_str());
+    return 0;
+  }
+  if (o.python) {
+    std::printf("%s", webnn::tools::pythonBuilderMethods().c_str());
     return 0;
   }
   if (o.typescript) {
@@ -90,9 +108,10 @@ int runSchema(const SchemaOptions& o) {
 }  // namespace
 
 WEBNN_COMMAND("schema", registerSchemaCommand,
-              "Print the op schema, or the TypeScript declarations it writes") {
+              "Print the op schema, or the TypeScript declarations and Python stubs it writes") {
   auto o = std::make_shared<SchemaOptions>();
   app.add_flag("--typescript", o->typescript, "Print the TypeScript declarations");
+  app.add_flag("--python", o->python, "Print the Python binding's MLGraphBuilder method stubs");
   app.add_option(
       "--check", o->check,
       "Compare FILE's generated regions with the schema (exit status 1 when they differ)");

@@ -135,9 +135,10 @@ std::string typescriptBuilderMethods() {
 }
 
 std::optional<std::string> replaceGeneratedRegion(std::string_view text, std::string_view name,
-                                                  std::string_view content) {
-  const std::string begin = "// BEGIN generated: " + std::string(name);
-  const std::string end = "// END generated: " + std::string(name);
+                                                  std::string_view content,
+                                                  std::string_view comment) {
+  const std::string begin = std::string(comment) + " BEGIN generated: " + std::string(name);
+  const std::string end = std::string(comment) + " END generated: " + std::string(name);
   const size_t beginAt = text.find(begin);
   if (beginAt == std::string_view::npos) return std::nullopt;
   const size_t afterBegin = text.find('\n', beginAt);

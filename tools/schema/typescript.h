@@ -16,8 +16,10 @@ std::string typescriptTypes();
 std::string typescriptBuilderMethods();
 
 // `text` with the lines between "// BEGIN generated: NAME" and "// END generated: NAME" (both kept,
-// at any indentation) replaced by `content`; nullopt when the markers are missing or out of order.
+// at any indentation; `comment` in place of "//" for another language) replaced by `content`;
+// nullopt when the markers are missing or out of order.
 std::optional<std::string> replaceGeneratedRegion(std::string_view text, std::string_view name,
-                                                  std::string_view content);
+                                                  std::string_view content,
+                                                  std::string_view comment = "//");
 
 }  // namespace webnn::tools

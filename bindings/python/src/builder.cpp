@@ -54,7 +54,7 @@ class PythonArguments {
   // must neither be ignored nor leave an operation behind).
   template <class Entry>
   void refuseUnknownKeywords(const Entry& op) const {
-    std::set<std::string> known;
+    std::set<std::string> known = {"options"};
     for (size_t i = 0; i < Entry::kArity; ++i) {
       known.insert(std::string(op.parameters[i]));
       known.insert(pythonName(op.parameters[i]));
@@ -103,11 +103,14 @@ class PythonArguments {
   O readOptions(size_t index) {
     O options;
     py::dict dictionary;
-    if (index < args_.size() && !args_[index].is_none()) {
-      if (!py::isinstance<py::dict>(args_[index])) {
+    // The dictionary: the last positional argument, or the keyword `options`.
+    py::object given = index < args_.size() ? py::reinterpret_borrow<py::object>(args_[index])
+                                            : keyword("options", "options");
+    if (given && !given.is_none()) {
+      if (!py::isinstance<py::dict>(given)) {
         throw py::type_error(op_ + "(): options must be a dict (or keyword arguments)");
       }
-      dictionary = args_[index].cast<py::dict>();
+      dictionary = given.cast<py::dict>();
     }
     schema::forEachMember(options, [&](std::string_view key, auto& member) {
       const std::string spec(key);

@@ -1,6 +1,5 @@
 #include "convert.h"
 
-#include <cctype>
 #include <limits>
 
 namespace webnn::python {
@@ -217,24 +216,6 @@ py::array emptyArray(const MLOperandDescriptor& descriptor) {
   }
   std::vector<py::ssize_t> shape(descriptor.shape.begin(), descriptor.shape.end());
   return py::array(numpyDtype(descriptor.dataType), shape);
-}
-
-std::string pythonName(std::string_view specName) {
-  // Names whose capitals are not word starts.
-  if (specName == "isNaN") return "is_nan";
-  std::string out;
-  for (size_t i = 0; i < specName.size(); ++i) {
-    const char c = specName[i];
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      const bool afterLower = i > 0 && (std::islower(static_cast<unsigned char>(specName[i - 1])) ||
-                                        std::isdigit(static_cast<unsigned char>(specName[i - 1])));
-      if (afterLower) out += '_';
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace webnn::python

@@ -1,10 +1,10 @@
 // Python values to the C++ API's types and back: data types (the spec's strings or numpy dtypes),
-// descriptors (dicts with the spec's keys), numbers, byte buffers, numpy arrays of tensor bytes,
-// and the Python names of spec names (snake_case).
+// descriptors (dicts with the spec's keys), numbers, byte buffers, numpy arrays of tensor bytes.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <webnn/op_schema.h>
 #include <webnn/webnn.h>
 
 #include <cstddef>
@@ -44,7 +44,7 @@ std::span<std::byte> writableBytes(const py::handle& value, py::buffer_info& hol
 // A new numpy array of `descriptor`'s dtype and shape (int4/uint4: [byteLength] uint8).
 py::array emptyArray(const MLOperandDescriptor& descriptor);
 
-// "convTranspose2d" -> "conv_transpose2d", "isNaN" -> "is_nan", "gatherND" -> "gather_nd".
-std::string pythonName(std::string_view specName);
+// The Python name of a spec name (the op schema's rule: "convTranspose2d" -> "conv_transpose2d").
+using schema::pythonName;
 
 }  // namespace webnn::python

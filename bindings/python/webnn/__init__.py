@@ -14,6 +14,8 @@ the spec's camelCase names are accepted too, and an options dict as the last pos
 Errors are the spec's: TypeError, and webnn.InvalidStateError, DataError, OperationError,
 NotSupportedError, UnknownError (subclasses of webnn.WebNNError).
 """
+from typing import Optional
+
 from . import _webnn
 from ._webnn import (  # noqa: F401
     DataError,
@@ -36,10 +38,11 @@ class ML:
     """navigator.ml: the entry point (webnn.ml.create_context)."""
 
     @staticmethod
-    def create_context(backend=None, *, power_preference="default", num_threads=0,
-                       profiling=False):
+    def create_context(backend: Optional[str] = None, *, power_preference: str = "default",
+                       num_threads: int = 0, profiling: bool = False) -> MLContext:
         """An MLContext on `backend` ("cpu", "reference", "vulkan"; None: the default)."""
-        return _webnn.create_context(backend=backend, power_preference=power_preference,
+        return _webnn.create_context(backend=backend,
+                                     power_preference=power_preference,  # type: ignore[arg-type]
                                      num_threads=num_threads, profiling=profiling)
 
 

@@ -1,9 +1,16 @@
 """ONNX models imported weightless, as `webnn run` does: the graph from the model's nodes, every
 initializer a hollow constant, then its bytes streamed from the model file after build()."""
+import os
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple, Union
+
 from . import _webnn
 
+Path = Union[str, "os.PathLike[str]"]
 
-def load(path, builder, *, input_shapes=None, dimensions=None):
+
+def load(path: Path, builder: _webnn.MLGraphBuilder, *,
+         input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
+         dimensions: Optional[Mapping[str, int]] = None) -> _webnn.ImportedModel:
     """Imports the model at `path` into `builder`. Returns an ImportedModel: inputs and outputs
     ([(name, descriptor)]), output_operands (what builder.build() takes) and weights (a
     WeightSource for graph.load_constants). `input_shapes` fixes inputs' dynamic dimensions
@@ -14,7 +21,11 @@ def load(path, builder, *, input_shapes=None, dimensions=None):
                             dimensions=dimensions or {})
 
 
-def load_graph(path, context, *, input_shapes=None, dimensions=None, on_progress=None):
+def load_graph(path: Path, context: _webnn.MLContext, *,
+               input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
+               dimensions: Optional[Mapping[str, int]] = None,
+               on_progress: Optional[Callable[[int, int], Any]] = None,
+               ) -> Tuple[_webnn.MLGraph, _webnn.ImportedModel]:
     """Imports, builds and fills the model: returns (graph, model)."""
     builder = _webnn.MLGraphBuilder(context)
     model = load(path, builder, input_shapes=input_shapes, dimensions=dimensions)

@@ -1,6 +1,9 @@
 """An ONNX Runtime-shaped session over webnn-cpp, so that code written for onnxruntime switches
 with one line: InferenceSession(path).run(None, {"x": array})."""
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _webnn
 from . import onnx as _onnx
@@ -16,12 +19,12 @@ _ONNX_TYPES = {
 class NodeArg:
     """An input or output of the session: name, shape and type as ONNX Runtime gives them."""
 
-    def __init__(self, name, descriptor):
+    def __init__(self, name: str, descriptor: Mapping[str, Any]) -> None:
         self.name = name
         self.shape = list(descriptor["shape"])
         self.type = _ONNX_TYPES[descriptor["dataType"]]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"NodeArg(name={self.name!r}, type={self.type!r}, shape={self.shape!r})"
 
 
@@ -29,8 +32,10 @@ class InferenceSession:
     """The model imported weightless on a new context, built, its weights streamed in once.
     `providers` is accepted for ONNX Runtime's signature and ignored; `backend` chooses."""
 
-    def __init__(self, path, sess_options=None, providers=None, *, backend=None,
-                 input_shapes=None, dimensions=None):
+    def __init__(self, path: _onnx.Path, sess_options: Any = None,
+                 providers: Optional[Sequence[Any]] = None, *, backend: Optional[str] = None,
+                 input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
+                 dimensions: Optional[Mapping[str, int]] = None) -> None:
         del sess_options, providers
         self._context = _webnn.create_context(backend=backend)
         self._graph, self._model = _onnx.load_graph(path, self._context,
@@ -39,19 +44,21 @@ class InferenceSession:
         self._inputs = [NodeArg(name, d) for name, d in self._model.inputs]
         self._outputs = [NodeArg(name, d) for name, d in self._model.outputs]
 
-    def get_inputs(self):
+    def get_inputs(self) -> List[NodeArg]:
         return list(self._inputs)
 
-    def get_outputs(self):
+    def get_outputs(self) -> List[NodeArg]:
         return list(self._outputs)
 
-    def get_providers(self):
+    def get_providers(self) -> List[str]:
         return [f"WebNN:{self._context.backend_name}"]
 
-    def run(self, output_names, input_feed, run_options=None):
+    def run(self, output_names: Optional[Sequence[str]], input_feed: Mapping[str, Any],
+            run_options: Any = None) -> List[NDArray[Any]]:
         """The outputs named (None: all, in the model's order) as numpy arrays."""
         del run_options
-        feeds = {name: np.ascontiguousarray(value) for name, value in input_feed.items()}
+        feeds: Dict[str, Any] = {name: np.ascontiguousarray(value)
+                                 for name, value in input_feed.items()}
         results = self._graph.compute(feeds)
         names = output_names or [o.name for o in self._outputs]
         missing = [n for n in names if n not in results]
