@@ -35,7 +35,9 @@ def test_options_by_python_name_spec_name_or_dict(context):
     a = builder.conv2d(x, w, input_layout="nhwc", filter_layout="ohwi", padding=[1, 1, 1, 1])
     b = builder.conv2d(x, w, inputLayout="nhwc", filterLayout="ohwi", padding=[1, 1, 1, 1])
     c = builder.conv2d(x, w, {"inputLayout": "nhwc", "filter_layout": "ohwi", "padding": [1, 1, 1, 1]})
+    d = builder.conv2d(x, w, options={"input_layout": "nhwc", "filterLayout": "ohwi"})
     assert a.shape == b.shape == c.shape == [1, 4, 4, 1]
+    assert d.shape == [1, 2, 2, 1]
     out = builder.build({"a": a, "b": b, "c": c}).compute({"x": np.ones((1, 4, 4, 1), np.float32)})
     np.testing.assert_array_equal(out["a"], out["b"])
     np.testing.assert_array_equal(out["a"], out["c"])
