@@ -163,6 +163,24 @@ TEST(OcrCrop, ATallCropIsVerticalTextTurnedCounterClockwise) {
   EXPECT_EQ(crop.at(19, 3)[1], 2 + 19);
 }
 
+TEST(OcrCrop, ADegenerateQuadrilateralIsRefusedBeforeAnyAllocation) {
+  // A thin image: a crossed quadrilateral spans its length both ways (2000 x 2000 pixels).
+  const Image image = gradient(2000, 4);
+  EXPECT_THROW(cropQuad(image, {Point{0, 0}, Point{1999, 0}, Point{0, 3}, Point{1999, 3}}),
+               webnn::Error);
+  EXPECT_THROW(cropQuad(image, {Point{0, 0}, Point{1e12, 0}, Point{1e12, 3}, Point{0, 3}}),
+               webnn::Error);
+  const double nan = std::nan("");
+  EXPECT_THROW(cropQuad(image, {Point{nan, 0}, Point{9, 0}, Point{9, 3}, Point{0, 3}}),
+               webnn::Error);
+  EXPECT_EQ(cropQuad(image, {Point{0, 0}, Point{1999, 0}, Point{1999, 3}, Point{0, 3}}).width,
+            1999);
+  // Three corners in one place: the transform is degenerate, the crop still samples the image.
+  const Image degenerate = cropQuad(image, {Point{5, 1}, Point{5, 1}, Point{5, 1}, Point{9, 2}});
+  EXPECT_GE(degenerate.width, 1);
+  EXPECT_GE(degenerate.height, 1);
+}
+
 TEST(OcrImage, TurnsAndAnIdentityResizeKeepThePixels) {
   const Image image = gradient(7, 5);
   EXPECT_EQ(rotate180(rotate180(image)).rgb, image.rgb);

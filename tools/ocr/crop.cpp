@@ -1,7 +1,10 @@
 #include "ocr/crop.h"
 
+#include <webnn/webnn.h>
+
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace webnn::ocr {
 namespace {
@@ -36,14 +39,32 @@ std::array<double, 9> homography(const std::array<Point, 4>& from, const std::ar
   return h;
 }
 
+// A sample coordinate clamped to [0, high]; a degenerate quadrilateral's transform can give
+// w = 0, and then a NaN or an infinity, read as 0 (found by ocr_image_fuzzer: the cast to int was
+// undefined).
+double inImage(double value, double high) {
+  return std::isfinite(value) ? std::clamp(value, 0.0, high) : 0.0;
+}
+
 }  // namespace
 
 Image cropQuad(const Image& image, const std::array<Point, 4>& corners) {
   auto distance = [](const Point& a, const Point& b) { return std::hypot(b.x - a.x, b.y - a.y); };
-  const int width = std::max(1, static_cast<int>(std::max(distance(corners[0], corners[1]),
-                                                          distance(corners[2], corners[3]))));
-  const int height = std::max(1, static_cast<int>(std::max(distance(corners[0], corners[3]),
-                                                           distance(corners[1], corners[2]))));
+  const double across =
+      std::max(distance(corners[0], corners[1]), distance(corners[2], corners[3]));
+  const double down = std::max(distance(corners[0], corners[3]), distance(corners[1], corners[2]));
+  // A quadrilateral's crop can be larger than the image (a thin, skewed one spans its
+  // diagonal twice); text boxes never are. Refused beyond four times the image (and 1 Mi pixels),
+  // or for corners that are not numbers, before any size is cast or allocated.
+  const double limit = 4.0 * image.width * image.height + double(int64_t{1} << 20);
+  if (!std::isfinite(across) || !std::isfinite(down) ||
+      std::max(1.0, across) * std::max(1.0, down) > limit) {
+    throw Error(Error::Kind::DataError, "the crop of " + std::to_string(across) + " x " +
+                                            std::to_string(down) +
+                                            " pixels is out of proportion to the image");
+  }
+  const int width = std::max(1, static_cast<int>(across));
+  const int height = std::max(1, static_cast<int>(down));
   const std::array<Point, 4> rectangle = {
       Point{0, 0}, Point{static_cast<double>(width), 0},
       Point{static_cast<double>(width), static_cast<double>(height)},
@@ -58,8 +79,8 @@ Image cropQuad(const Image& image, const std::array<Point, 4>& corners) {
     for (int x = 0; x < width; ++x) {
       // Pixel corners map to corners (OpenCV's warpPerspective convention).
       const double w = h[6] * x + h[7] * y + h[8];
-      const double sx = std::clamp((h[0] * x + h[1] * y + h[2]) / w, 0.0, image.width - 1.0);
-      const double sy = std::clamp((h[3] * x + h[4] * y + h[5]) / w, 0.0, image.height - 1.0);
+      const double sx = inImage((h[0] * x + h[1] * y + h[2]) / w, image.width - 1.0);
+      const double sy = inImage((h[3] * x + h[4] * y + h[5]) / w, image.height - 1.0);
       const int x0 = static_cast<int>(sx), y0 = static_cast<int>(sy);
       const int x1 = std::min(x0 + 1, image.width - 1), y1 = std::min(y0 + 1, image.height - 1);
       const double wx = sx - x0, wy = sy - y0;

@@ -28,23 +28,33 @@ Image readImage(const std::string& path) {
           weights::preadExact(reader, file.handle.get(), bytes.data(), bytes.size(), 0)) {
     throw Error(Error::Kind::DataError, path + ": " + weights::describeFailure(*failure));
   }
+  return decodeImage(bytes, path);
+}
+
+Image decodeImage(std::span<const std::byte> bytes, const std::string& name, int64_t maxPixels) {
+  if (bytes.empty() || bytes.size() > static_cast<size_t>(INT32_MAX)) {
+    throw Error(Error::Kind::DataError, name + ": no image (empty, or above 2 GiB)");
+  }
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_memory(data, length, &width, &height, &channels)) {
     throw Error(Error::Kind::DataError,
-                path + ": not an image this build reads (PNG, JPEG, BMP, GIF, TGA, PNM)");
+                name + ": not an image this build reads (PNG, JPEG, BMP, GIF, TGA, PNM)");
   }
   if (width <= 0 || height <= 0 || width > kMaxSide || height > kMaxSide ||
-      int64_t{width} * height > kMaxPixels) {
-    throw Error(Error::Kind::DataError, path + ": the image is " + std::to_string(width) + " x " +
+      int64_t{width} * height > maxPixels) {
+    throw Error(Error::Kind::DataError, name + ": the image is " + std::to_string(width) + " x " +
                                             std::to_string(height) + ", above the limit");
   }
   std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
       stbi_load_from_memory(data, length, &width, &height, &channels, 3), stbi_image_free);
   if (!pixels) {
     throw Error(Error::Kind::DataError,
-                path + ": the image cannot be decoded (" + stbi_failure_reason() + ")");
+                name + ": the image cannot be decoded (" + stbi_failure_reason() + ")");
+  }
+  if (width <= 0 || height <= 0 || int64_t{width} * height > maxPixels) {  // as decoded
+    throw Error(Error::Kind::DataError, name + ": the decoded image is above the limit");
   }
   Image image;
   image.width = width;

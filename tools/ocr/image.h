@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,10 @@ constexpr int kMaxSide = 32768;
 // Throws webnn::Error (DataError) naming the file when it is not an image stb can decode or is
 // too large; the file is read through the library's checked reader first.
 Image readImage(const std::string& path);
+// The same from the file's bytes (`name` in the errors); images above `maxPixels` are refused
+// from their header, before decoding.
+Image decodeImage(std::span<const std::byte> bytes, const std::string& name,
+                  int64_t maxPixels = kMaxPixels);
 // Throws webnn::Error (OperationError) when the PNG cannot be written.
 void writePng(const std::string& path, const Image& image);
 
