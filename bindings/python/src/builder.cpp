@@ -32,9 +32,21 @@ class PythonArguments {
       const py::object value = parameter(index, name);
       const std::string what = op_ + "(): " + std::string(name);
       if constexpr (std::is_same_v<T, MLOperand>) {
+        if (!py::isinstance<MLOperand>(value)) throw py::type_error(what + " must be an MLOperand");
         return value.cast<MLOperand>();
       } else if constexpr (std::is_same_v<T, std::vector<MLOperand>>) {
-        return value.cast<std::vector<MLOperand>>();
+        if (py::isinstance<py::str>(value) || !py::isinstance<py::sequence>(value)) {
+          throw py::type_error(what + " must be a sequence of MLOperand");
+        }
+        std::vector<MLOperand> operands;
+        for (const py::handle item : py::reinterpret_borrow<py::sequence>(value)) {
+          if (!py::isinstance<MLOperand>(item)) {
+            throw py::type_error(what + "[" + std::to_string(operands.size()) +
+                                 "] must be an MLOperand");
+          }
+          operands.push_back(item.cast<MLOperand>());
+        }
+        return operands;
       } else if constexpr (std::is_same_v<T, uint32_t>) {
         return toU32(value, what);
       } else if constexpr (std::is_same_v<T, std::vector<uint32_t>>) {

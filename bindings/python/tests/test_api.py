@@ -112,6 +112,10 @@ def test_errors_are_the_specs(context):
         builder.instance_normalization(x, layout="chwn")
     with pytest.raises(TypeError, match="missing required argument 'axis'"):
         builder.softmax(x)
+    with pytest.raises(TypeError, match="relu\\(\\): input must be an MLOperand"):
+        builder.relu(np.zeros(3, np.float32))
+    with pytest.raises(TypeError, match=r"concat\(\): inputs\[1\] must be an MLOperand"):
+        builder.concat([x, "x"], 0)
     with pytest.raises(TypeError, match="not an MLOperandDataType"):
         builder.input("y", {"dataType": "float8", "shape": [1]})
     with pytest.raises(TypeError, match="float64"):
