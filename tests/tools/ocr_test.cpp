@@ -251,6 +251,15 @@ TEST(OcrCommand, AWrongTruthImageOrModelFolderIsNamed) {
   EXPECT_NE(out.text.find("no-such-truth.txt: cannot read the text"), std::string::npos)
       << out.text;
 
+  // --output in a folder that cannot be made (under a file) fails before the models run.
+  const std::string file = temporaryPath("a-file");
+  std::ofstream(file) << "not a folder";
+  out = webnn::testing::runTool("ocr '" + image + "' --models '" + empty + "' --output '" + file +
+                                "/boxes.png'");
+  EXPECT_NE(out.status, 0);
+  EXPECT_NE(out.text.find("--output: cannot make the folder"), std::string::npos) << out.text;
+  std::remove(file.c_str());
+
   out = webnn::testing::runTool("ocr '" + empty + "/no-such-image.png'");
   EXPECT_NE(out.status, 0);
   EXPECT_NE(out.text.find("no-such-image.png"), std::string::npos) << out.text;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -58,6 +59,16 @@ int runOcr(const OcrCommandOptions& o) {
   const std::vector<std::string> truth =
       o.truth.empty() ? std::vector<std::string>{} : readTruth(o.truth);
   const Image image = readImage(o.image);
+  // The boxes' file's folder is made before the models run (as webnn run's --output-dir), so a
+  // path that cannot be written fails first.
+  const std::string output = o.output.empty() ? boxesFileFor(o.image) : o.output;
+  const std::filesystem::path folder = std::filesystem::path(output).parent_path();
+  std::error_code error;
+  if (!folder.empty() && !std::filesystem::create_directories(folder, error) && error) {
+    throw webnn::Error(
+        webnn::Error::Kind::OperationError,
+        "--output: cannot make the folder " + folder.string() + ": " + error.message());
+  }
   OcrOptions options;
   options.modelFolder = o.models.empty() ? defaultModelFolder() : o.models;
   options.backend = o.backend;
@@ -66,7 +77,6 @@ int runOcr(const OcrCommandOptions& o) {
 
   Image drawn = image;
   for (const TextLine& line : lines) drawPolygon(drawn, line.box, {220, 30, 30}, 2);
-  const std::string output = o.output.empty() ? boxesFileFor(o.image) : o.output;
   writePng(output, drawn);
 
   nlohmann::json json = nlohmann::json::array();
