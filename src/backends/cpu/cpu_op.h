@@ -214,7 +214,8 @@ std::unique_ptr<CpuOp> createDataMovementOp(const OpCompileContext& context);
 // ops/normalization.cpp: batchNormalization, instanceNormalization, layerNormalization (trailing
 // axes), float32.
 std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context);
-// ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min/prelu, comparisons, logical
+// ops/elementwise_extra.cpp: unary math, hardSigmoid, pow/max/min/prelu, add/sub/mul/div where
+// oneDNN declines the broadcast (called by createBinaryOp), comparisons, logical
 // ops, cast.
 std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context);
 // ops/reduction.cpp: reduce* over one run of adjacent axes, argMin/argMax, cumulativeSum; float32.

@@ -1,7 +1,8 @@
 // add, sub, mul, div on oneDNN's binary primitive, float32, with broadcasting. oneDNN
 // broadcasts only its second source, so the first must have the output's shape; for the
-// commutative ops the operands are swapped when only the second one has it. max and min stay on
-// the reference kernels: oneDNN's do not propagate NaN, the spec's do.
+// commutative ops the operands are swapped when only the second one has it; otherwise (both
+// broadcast, or sub/div's first) the broadcasting kernel of elementwise_extra.cpp runs them. max
+// and min stay on the reference kernels: oneDNN's do not propagate NaN, the spec's do.
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
@@ -98,7 +99,11 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
   }
   if (output.elementCount() == 0) return nullptr;
   if (context.descriptor(a).shape != output.shape) {
-    if (!function->commutative || context.descriptor(b).shape != output.shape) return nullptr;
+    // Both operands broadcast, or the first one of sub/div: our broadcasting kernel
+    // (elementwise_extra.cpp), on plain inputs.
+    if (!function->commutative || context.descriptor(b).shape != output.shape) {
+      return createElementwiseKernelOp(context);
+    }
     std::swap(a, b);
   }
   // A blocked first operand gives a blocked output; the second may be blocked only alike (same

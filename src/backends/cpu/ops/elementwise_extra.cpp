@@ -2,8 +2,9 @@
 // our own: float32 unary math (erf, reciprocal, sign, floor, ceil, roundEven, sin, cos, tan, log,
 // softplus, softsign, hardSigmoid; transcendental functions in double, rounded once, as the
 // reference does), isNaN/isInfinite, logicalNot, and broadcasting binary ops: pow, max, min
-// (float32), comparisons (float32 and the integer types) and logical and/or/xor (uint8). OpenMP
-// over rows of the merged broadcast dimensions.
+// (float32), add/sub/mul/div where oneDNN's binary declines the broadcast (float32),
+// comparisons (float32 and the integer types) and logical and/or/xor (uint8). OpenMP over rows
+// of the merged broadcast dimensions.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -256,6 +257,20 @@ class BinaryKernelOp final : public CpuOp {
         return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
                          reinterpret_cast<float*>(out),
                          [](float u, float v) { return u < 0 ? v * u : u; });
+      // The arithmetic oneDNN's binary declines (both operands broadcast, or the first one): one
+      // correctly rounded float operation each, as the primitive computes.
+      case OpType::Add:
+        return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+                         reinterpret_cast<float*>(out), [](float u, float v) { return u + v; });
+      case OpType::Sub:
+        return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+                         reinterpret_cast<float*>(out), [](float u, float v) { return u - v; });
+      case OpType::Mul:
+        return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+                         reinterpret_cast<float*>(out), [](float u, float v) { return u * v; });
+      case OpType::Div:
+        return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
+                         reinterpret_cast<float*>(out), [](float u, float v) { return u / v; });
       case OpType::Max:
         return plan_.run(reinterpret_cast<const float*>(a), reinterpret_cast<const float*>(b),
                          reinterpret_cast<float*>(out), [](float u, float v) {
@@ -434,7 +449,15 @@ std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context
     case OpType::Prelu:
     case OpType::Max:
     case OpType::Min:
+    case OpType::Add:  // (through createBinaryOp, where oneDNN's binary declines the shapes)
+    case OpType::Sub:
+    case OpType::Mul:
+    case OpType::Div:
       if (!float32 || context.descriptor(operation.inputs[1]).dataType != type) return nullptr;
+      // Plain inputs only: the kernel walks them in row-major order.
+      if (context.layoutOf(operation.inputs[0]) || context.layoutOf(operation.inputs[1])) {
+        return nullptr;
+      }
       return std::make_unique<BinaryKernelOp>(context);
     case OpType::LogicalAnd:
     case OpType::LogicalOr:
