@@ -6,22 +6,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "schema/type_traits.h"
+
 namespace webnn::tools {
 namespace {
-
-template <class T>
-struct IsOptional : std::false_type {};
-template <class T>
-struct IsOptional<std::optional<T>> : std::true_type {
-  using Type = T;
-};
-
-template <class T>
-struct IsVector : std::false_type {};
-template <class T>
-struct IsVector<std::vector<T>> : std::true_type {
-  using Type = T;
-};
 
 // The Python type of a C++ parameter or member type, as the binding converts it.
 template <class T>
