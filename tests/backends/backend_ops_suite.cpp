@@ -635,7 +635,7 @@ void addNormalizationCases() {
   });
   // Shapes that stress the cpu backend's normalization kernels: channel axis not 1, rank 1 and
   // 5, no scale or bias, nhwc, rows long enough for several threads, several trailing axes, and
-  // axes the kernel does not take (the reference then runs).
+  // axes that are not the trailing ones in order (the strided layerNormalization kernel).
   add("batchNormalization axis 2 rank 5 no bias", O::BatchNormalization, [](CaseBuilder& b, T t) {
     return b.builder().batchNormalization(
         b.input(t, {2, 3, 5, 2, 3}), b.constant(t, {5}), b.constant(t, {5}, kPositive),
@@ -676,6 +676,22 @@ void addNormalizationCases() {
     return b.builder().layerNormalization(
         b.input(t, {2, 5, 3}), {.bias = b.constant(t, {5}), .axes = std::vector<uint32_t>{1}});
   });
+  add("layerNormalization axes reversed", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(b.input(t, {2, 3, 4}),
+                                          {.scale = b.constant(t, {4, 3}),
+                                           .bias = b.constant(t, {4, 3}),
+                                           .axes = std::vector<uint32_t>{2, 1}});
+  });
+  add("layerNormalization no axes", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(
+        b.input(t, {3, 4}),
+        {.scale = b.constant(t, {}), .bias = b.constant(t, {}), .axes = std::vector<uint32_t>{}});
+  });
+  add("layerNormalization outer axes large", O::LayerNormalization, [](CaseBuilder& b, T t) {
+    return b.builder().layerNormalization(
+        b.input(t, {6, 70, 50}),
+        {.scale = b.constant(t, {6, 50}), .axes = std::vector<uint32_t>{0, 2}});
+  });
 }
 
 void addReductionCases() {
@@ -705,7 +721,7 @@ void addReductionCases() {
       return (b.builder().*method)(b.input(t, {2, 3, 4}, range), {});
     });
     // For the cpu backend's reduction kernel: rows, a middle run of axes, unit dimensions,
-    // rank 1, no axes, axes that are not adjacent (the reference then runs), long reductions.
+    // rank 1, no axes, axes that are not adjacent (grouped), long reductions.
     struct Shaped {
       const char* label;
       Shape shape;
@@ -717,7 +733,9 @@ void addReductionCases() {
           Shaped{"no axes", {3, 4}, {}}, Shaped{"axes 0 and 2", {3, 4, 5}, {0, 2}},
           Shaped{"last axis long rows", {1, 30, 300}, {2}},
           Shaped{"spatial", {1, 8, 30, 40}, {2, 3}},
-          Shaped{"channels wide inner", {2, 16, 700}, {1}}}) {
+          Shaped{"channels wide inner", {2, 16, 700}, {1}},
+          Shaped{"axes 1 and 3 of 5d", {2, 9, 3, 8, 5}, {1, 3}},
+          Shaped{"axes 0 2 and 3 unordered", {4, 6, 3, 40}, {3, 0, 2}}}) {
       const bool large = shaped.shape.size() > 2 && shaped.shape.back() >= 40;
       if (large && type == O::ReduceProduct) continue;  // overflows/underflows either way
       add(name + " " + shaped.label, type, [method, range, shaped](CaseBuilder& b, T t) {

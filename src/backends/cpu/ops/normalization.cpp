@@ -1,9 +1,14 @@
-// batchNormalization, layerNormalization (axes that are the trailing dimensions in order) and
-// instanceNormalization on the cpu backend, float32, kernels of our own: per channel or per row,
-// statistics in double, the normalization (x - mean) * (scale / sqrt(variance + epsilon)) + bias
-// in float, vectorized, OpenMP over rows. Other axes and types stay on the reference.
+// batchNormalization, layerNormalization and instanceNormalization on the cpu backend, float32,
+// kernels of our own: per channel or per row, statistics in double, the normalization
+// (x - mean) * (scale / sqrt(variance + epsilon)) + bias in float, vectorized, OpenMP over rows.
+// layerNormalization over the trailing axes in order runs on contiguous rows; over any other axes
+// (in any order, or none) each row walks its elements with an odometer. Other types stay on the
+// reference.
+#include <array>
 #include <cmath>
 #include <vector>
+
+#include "graph/op_limits.h"
 
 #include "backends/cpu/cpu_op.h"
 
@@ -134,6 +139,85 @@ class LayerNormalizationOp final : public CpuOp {
   int64_t rowLength_ = 1, rows_ = 0;
 };
 
+// layerNormalization over axes that are not the trailing ones in order: each row (a row-major index
+// over the other dimensions) walks its elements in the order of the axes, which is the order of
+// the scale and bias elements.
+class StridedLayerNormalizationOp final : public CpuOp {
+ public:
+  struct Dimension {
+    int64_t size = 1, stride = 1;
+  };
+  StridedLayerNormalizationOp(const OpCompileContext& context, std::vector<Dimension> rows,
+                              std::vector<Dimension> normalized)
+      : attributes_(context.operation.attributesAs<graph::LayerNormalizationAttributes>()),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        rows_(std::move(rows)),
+        normalized_(std::move(normalized)) {
+    for (const Dimension& d : rows_) rowCount_ *= d.size;
+    for (const Dimension& d : normalized_) length_ *= d.size;
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    const float* scale = optionalData(tensors, attributes_.scale);
+    const float* bias = optionalData(tensors, attributes_.bias);
+    const int64_t rows = rowCount_, length = length_;
+    const double epsilon = attributes_.epsilon;
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * length > kParallelElements)
+    for (int64_t row = 0; row < rows; ++row) {
+      int64_t offset = 0, rest = row;
+      for (size_t d = rows_.size(); d-- > 0;) {
+        offset += (rest % rows_[d].size) * rows_[d].stride;
+        rest /= rows_[d].size;
+      }
+      double sum = 0;
+      visit(offset, [&](int64_t, int64_t at) { sum += x[at]; });
+      const double mean = sum / static_cast<double>(length);
+      double squares = 0;
+      visit(offset, [&](int64_t, int64_t at) {
+        const double d = x[at] - mean;
+        squares += d * d;
+      });
+      const float m = static_cast<float>(mean);
+      const float inverse =
+          static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(length) + epsilon));
+      visit(offset, [&](int64_t i, int64_t at) {
+        float value = (x[at] - m) * inverse;
+        if (scale) value *= scale[i];
+        if (bias) value += bias[i];
+        y[at] = value;
+      });
+    }
+  }
+  std::string implementation() const override {
+    return "cpu layerNormalization kernel (strided axes)";
+  }
+
+ private:
+  // Calls f(i, offset) for the i-th normalized element of the row at `base`, in the axes' order.
+  template <class F>
+  void visit(int64_t base, F&& f) const {
+    std::array<int64_t, graph::kMaxRank> digits{};
+    const size_t count = normalized_.size();
+    for (int64_t i = 0, at = base; i < length_; ++i) {
+      f(i, at);
+      for (size_t d = count; d-- > 0;) {
+        at += normalized_[d].stride;
+        if (++digits[d] < normalized_[d].size) break;
+        at -= normalized_[d].stride * normalized_[d].size;
+        digits[d] = 0;
+      }
+    }
+  }
+
+  graph::LayerNormalizationAttributes attributes_;
+  graph::OperandId input_, output_;
+  std::vector<Dimension> rows_, normalized_;
+  int64_t rowCount_ = 1, length_ = 1;
+};
+
 class InstanceNormalizationOp final : public CpuOp {
  public:
   explicit InstanceNormalizationOp(const OpCompileContext& context)
@@ -234,17 +318,29 @@ std::unique_ptr<CpuOp> createNormalizationOp(const OpCompileContext& context) {
       if (input.shape.size() != 4) return nullptr;
       return std::make_unique<InstanceNormalizationOp>(context);
     case graph::OpType::LayerNormalization: {
-      // The axes must be the trailing dimensions, in order (the parameters' layout then matches
-      // the rows').
       const auto& axes = context.operation.attributesAs<graph::LayerNormalizationAttributes>().axes;
       const size_t rank = input.shape.size();
-      if (axes.empty() || axes.size() > rank) return nullptr;
+      // The trailing dimensions in order: contiguous rows (the parameters' layout matches them).
+      bool trailing = !axes.empty() && axes.size() <= rank;
       int64_t length = 1;
-      for (size_t i = 0; i < axes.size(); ++i) {
-        if (axes[i] != rank - axes.size() + i) return nullptr;
+      for (size_t i = 0; trailing && i < axes.size(); ++i) {
+        trailing = axes[i] == rank - axes.size() + i;
         length *= input.shape[axes[i]];
       }
-      return std::make_unique<LayerNormalizationOp>(context, length);
+      if (trailing) return std::make_unique<LayerNormalizationOp>(context, length);
+      std::vector<int64_t> strides(rank, 1);
+      for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * input.shape[d];
+      std::vector<bool> normalizedAxis(rank, false);
+      std::vector<StridedLayerNormalizationOp::Dimension> rows, normalized;
+      for (uint32_t axis : axes) {
+        normalizedAxis[axis] = true;
+        normalized.push_back({input.shape[axis], strides[axis]});
+      }
+      for (size_t d = 0; d < rank; ++d) {
+        if (!normalizedAxis[d]) rows.push_back({input.shape[d], strides[d]});
+      }
+      return std::make_unique<StridedLayerNormalizationOp>(context, std::move(rows),
+                                                           std::move(normalized));
     }
     default:
       return nullptr;

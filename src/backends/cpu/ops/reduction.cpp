@@ -1,14 +1,16 @@
 // reduce*, argMin/argMax and cumulativeSum on the cpu backend, float32, kernels of our own: the
-// input seen as [outer, reduced, inner] (the reduced axes adjacent once unit dimensions are
-// dropped, which covers the usual last-axes, channel and spatial reductions); sums and products
-// accumulate in double and round once per output, as the reference does. Other axis sets and types
-// stay on the reference.
+// input seen as [outer, reduced, inner] when the reduced axes are adjacent once unit dimensions are
+// dropped (the usual last-axes, channel and spatial reductions), else as alternating groups of
+// kept and reduced dimensions that each output walks (any axis set); sums and products accumulate
+// in double and round once per output, as the reference does. Other types stay on the reference.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "backends/cpu/cpu_op.h"
 #include "core/element.h"
+#include "graph/op_limits.h"
 
 namespace webnn::cpu {
 namespace {
@@ -168,6 +170,111 @@ class ReduceOp final : public CpuOp {
   int64_t outer_, reduced_, inner_;
 };
 
+// Any axis set: the dimensions (unit ones dropped) merged into alternating groups of kept and
+// reduced ones; each output, a row-major index over the kept groups, walks its reduced elements
+// with an odometer over the reduced groups (the innermost one a strided run).
+class GroupedReduceOp final : public CpuOp {
+ public:
+  struct Group {
+    int64_t size = 1, stride = 1;  // elements; stride in the input
+  };
+  GroupedReduceOp(const OpCompileContext& context, std::vector<Group> kept,
+                  std::vector<Group> reduced)
+      : type_(context.operation.type),
+        input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        kept_(std::move(kept)),
+        reduced_(std::move(reduced)) {
+    for (const Group& group : kept_) outputs_ *= group.size;
+    for (const Group& group : reduced_) reducedCount_ *= group.size;
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* x = tensors[input_].as<float>();
+    float* y = tensors[output_].as<float>();
+    switch (type_) {
+      case OpType::ReduceSum:
+        return run<OpType::ReduceSum>(x, y);
+      case OpType::ReduceMean:
+        return run<OpType::ReduceMean>(x, y);
+      case OpType::ReduceMax:
+        return run<OpType::ReduceMax>(x, y);
+      case OpType::ReduceMin:
+        return run<OpType::ReduceMin>(x, y);
+      case OpType::ReduceProduct:
+        return run<OpType::ReduceProduct>(x, y);
+      case OpType::ReduceL1:
+        return run<OpType::ReduceL1>(x, y);
+      case OpType::ReduceL2:
+        return run<OpType::ReduceL2>(x, y);
+      case OpType::ReduceSumSquare:
+        return run<OpType::ReduceSumSquare>(x, y);
+      case OpType::ReduceLogSum:
+        return run<OpType::ReduceLogSum>(x, y);
+      case OpType::ReduceLogSumExp:
+        return run<OpType::ReduceLogSumExp>(x, y);
+      default:
+        return;
+    }
+  }
+  std::string implementation() const override { return "cpu reduction kernel (grouped axes)"; }
+
+ private:
+  // Calls f(value) for every reduced element of the output whose first element is at `base`.
+  template <class F>
+  void visit(const float* base, F&& f) const {
+    const size_t groups = reduced_.size();
+    const Group inner = reduced_.back();
+    std::array<int64_t, graph::kMaxRank> digits{};
+    const float* at = base;
+    while (true) {
+      for (int64_t i = 0; i < inner.size; ++i) f(at[i * inner.stride]);
+      size_t g = groups - 1;
+      while (g > 0) {
+        --g;
+        at += reduced_[g].stride;
+        if (++digits[g] < reduced_[g].size) break;
+        at -= reduced_[g].stride * reduced_[g].size;
+        digits[g] = 0;
+        if (g == 0) return;
+      }
+      if (groups == 1) return;
+    }
+  }
+
+  template <OpType kType>
+  void run(const float* x, float* y) const {
+    const int64_t outputs = outputs_, count = reducedCount_;
+    const bool parallel = outputs > 1 && outputs * count > kParallelElements;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (int64_t o = 0; o < outputs; ++o) {
+      int64_t offset = 0, rest = o;
+      for (size_t g = kept_.size(); g-- > 0;) {
+        offset += (rest % kept_[g].size) * kept_[g].stride;
+        rest /= kept_[g].size;
+      }
+      const float* base = x + offset;
+      if constexpr (kType == OpType::ReduceLogSumExp) {
+        double m = -std::numeric_limits<double>::infinity();
+        visit(base, [&](float v) { m = v > m ? v : m; });
+        double sum = 0;
+        const double shift = std::isinf(m) ? 0.0 : m;
+        visit(base, [&](float v) { sum += std::exp(double{v} - shift); });
+        y[o] = static_cast<float>(shift + std::log(sum));
+      } else {
+        double acc = initial(kType);
+        visit(base, [&](float v) { acc = accumulate(kType, acc, v); });
+        y[o] = finish(kType, acc, count);
+      }
+    }
+  }
+
+  OpType type_;
+  graph::OperandId input_, output_;
+  std::vector<Group> kept_, reduced_;
+  int64_t outputs_ = 1, reducedCount_ = 1;
+};
+
 // argMin/argMax (the first index of the extreme value) and cumulativeSum along one axis, the
 // input seen as [outer, axis, inner].
 class AlongAxisOp final : public CpuOp {
@@ -261,23 +368,36 @@ std::unique_ptr<CpuOp> createReductionOp(const OpCompileContext& context) {
   const auto& axes = context.operation.attributesAs<graph::ReduceAttributes>().axes;
   std::vector<bool> isReduced(input.shape.size(), false);
   for (uint32_t axis : axes) isReduced[axis] = true;
-  // Groups of kept / reduced dimensions, unit dimensions dropped: at most one reduced group.
-  int64_t outer = 1, reduced = 1, inner = 1;
-  int stage = 0;  // 0: before the reduced group, 1: in it, 2: after it
-  for (size_t d = 0; d < input.shape.size(); ++d) {
+  // Groups of kept / reduced dimensions, unit dimensions dropped, adjacent ones of a kind merged.
+  struct Run {
+    bool reduced;
+    GroupedReduceOp::Group group;
+  };
+  std::vector<Run> runs;
+  int64_t stride = 1;
+  for (size_t d = input.shape.size(); d-- > 0;) {
     const int64_t size = input.shape[d];
     if (size == 1) continue;
-    if (isReduced[d]) {
-      if (stage == 2) return nullptr;
-      stage = 1;
-      reduced *= size;
+    if (!runs.empty() && runs.front().reduced == isReduced[d] &&
+        runs.front().group.stride * runs.front().group.size == stride) {
+      runs.front().group.size *= size;
     } else {
-      if (stage == 1) stage = 2;
-      (stage == 0 ? outer : inner) *= size;
+      runs.insert(runs.begin(), Run{isReduced[d], {size, stride}});
+    }
+    stride *= size;
+  }
+  std::vector<GroupedReduceOp::Group> kept, reduced;
+  for (const Run& run : runs) (run.reduced ? reduced : kept).push_back(run.group);
+  // [outer, reduced, inner]: at most one reduced group (none: every output reduces one element).
+  if (reduced.size() <= 1) {
+    const int64_t count = reduced.empty() ? 1 : reduced[0].size;
+    const int64_t inner = reduced.empty() ? 1 : reduced[0].stride;
+    const int64_t outer = static_cast<int64_t>(input.elementCount()) / (count * inner);
+    if (context.operation.type != OpType::ReduceLogSumExp || inner == 1) {
+      return std::make_unique<ReduceOp>(context, outer, count, inner);
     }
   }
-  if (context.operation.type == OpType::ReduceLogSumExp && inner != 1) return nullptr;
-  return std::make_unique<ReduceOp>(context, outer, reduced, inner);
+  return std::make_unique<GroupedReduceOp>(context, std::move(kept), std::move(reduced));
 }
 
 }  // namespace webnn::cpu
