@@ -23,7 +23,7 @@ std::span<const std::byte> bytesOf(const std::vector<float>& values) {
   return std::as_bytes(std::span(values));
 }
 
-TEST(CpuBackend, HotFloat32OpsRunOnOneDnnTheRestOnTheReference) {
+TEST(CpuBackend, HotFloat32OpsRunOnOneDnnTheRestOnKernelsOfOursOrTheReference) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);
   const std::vector<float> filter(8 * 4 * 3 * 3, 0.5f), bias(8, 1.0f), weights(16 * 5, 0.25f);
@@ -37,16 +37,20 @@ TEST(CpuBackend, HotFloat32OpsRunOnOneDnnTheRestOnTheReference) {
   auto l2 = builder.l2Pool2d(pooled, {.windowDimensions = std::vector<uint32_t>{1, 1}});
   auto rows = builder.reshape(l2, {8, 16});
   auto product = builder.matmul(rows, builder.constant({F32, {16, 5}}, bytesOf(weights)));
-  MLGraph graph = builder.build({{"y", product}});
+  auto counted = builder.reduceSum(builder.cast(product, MLOperandDataType::Int32));
+  MLGraph graph = builder.build({{"y", product}, {"count", counted}});
   const auto implementations = cpu::operationImplementations(*graph.state()->compiled);
-  ASSERT_EQ(implementations.size(), 6u);  // conv2d, relu, maxPool2d, l2Pool2d, reshape, matmul
+  // conv2d, relu, maxPool2d, l2Pool2d, reshape, matmul, cast, reduceSum
+  ASSERT_EQ(implementations.size(), 8u);
   for (size_t oneDnn : {0u, 1u, 2u, 5u}) {
     EXPECT_NE(implementations[oneDnn], kFallback) << "operation " << oneDnn;
     EXPECT_FALSE(implementations[oneDnn].empty());
   }
-  EXPECT_EQ(implementations[3], kFallback);  // oneDNN has no l2 pooling
+  EXPECT_EQ(implementations[3], "cpu l2Pool2d kernel");  // oneDNN has no l2 pooling
   // The matmul reads the reshape's input through strides (strided_views.h).
   EXPECT_EQ(implementations[4], "view: through strides of a matmul");
+  EXPECT_NE(implementations[6], kFallback);
+  EXPECT_EQ(implementations[7], kFallback);  // no int32 reduction of the cpu backend's own
 }
 
 // Every operation of `graph` runs on a kernel of the cpu backend, none on the reference fallback.
@@ -171,27 +175,28 @@ TEST(CpuBackend, ImplementationsNameEachStepItsTypeAndWhyItFallsBack) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);
   auto x = builder.input("x", {MLOperandDataType::Float16, {1, 2, 4, 4}});
-  auto pooled = builder.l2Pool2d(builder.relu(x));
-  MLGraph graph = builder.build({{"y", pooled}});
+  auto counted = builder.reduceSum(builder.cast(builder.relu(x), MLOperandDataType::Int32));
+  MLGraph graph = builder.build({{"y", counted}});
   const std::vector<MLStepImplementation> steps = graph.implementations();
   ASSERT_FALSE(steps.empty());
-  size_t relus = 0, pools = 0;
+  size_t relus = 0, sums = 0;
   for (const auto& step : steps) {
     if (step.type == "relu") {
       ++relus;
       EXPECT_EQ(step.dataType, "float16");  // as built (computed in float32)
       EXPECT_TRUE(step.fallbackReason.empty()) << step.fallbackReason;
-    } else if (step.type == "l2Pool2d") {
-      ++pools;
-      EXPECT_EQ(step.dataType, "float16");
+    } else if (step.type == "reduceSum") {
+      ++sums;
+      EXPECT_EQ(step.dataType, "int32");
       EXPECT_EQ(step.implementation, kFallback);
-      EXPECT_NE(step.fallbackReason.find("no implementation"), std::string::npos);
+      EXPECT_NE(step.fallbackReason.find("no int32 implementation"), std::string::npos)
+          << step.fallbackReason;
     } else {
       EXPECT_EQ(step.type, "cast");  // the float16 input and output
     }
   }
   EXPECT_EQ(relus, 1u);
-  EXPECT_EQ(pools, 1u);
+  EXPECT_EQ(sums, 1u);
   // The reference backend's kernels are its own: it reports no steps.
   MLContext reference = createContext({.backend = "reference"});
   MLGraphBuilder referenceBuilder(reference);

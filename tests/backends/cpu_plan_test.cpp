@@ -85,7 +85,10 @@ TEST(CpuOpTable, EveryImplementedOpNamesItsTypesAndOnlyProducersAnchorAChain) {
   EXPECT_FALSE(cpu::cpuOpEntry(graph::OpType::Matmul).readsBlockedLayouts);
   EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Relu).fusion, cpu::FusionRole::PostOp);
   EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Softmax).fusion, cpu::FusionRole::None);
-  EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::L2Pool2d).create, nullptr);
+  EXPECT_NE(cpu::cpuOpEntry(graph::OpType::L2Pool2d).create, nullptr);
+  // Integer reductions run on the reference kernel (the op suite's list is float32 and float16).
+  EXPECT_FALSE(
+      cpu::cpuOpEntry(graph::OpType::ReduceSum).dataTypes.contains(MLOperandDataType::Int32));
 }
 
 TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
@@ -96,16 +99,20 @@ TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
   MLOperand activated = b.relu(convolved);
   MLOperand pooled =
       b.l2Pool2d(activated, {.windowDimensions = std::vector<uint32_t>{2, 2}, .strides = {2, 2}});
-  MLGraph graph = b.build({{"y", pooled}});
+  // An int32 reduction: no int32 implementation of the cpu backend's own.
+  MLOperand counted = b.reduceSum(b.cast(pooled, MLOperandDataType::Int32));
+  MLGraph graph = b.build({{"y", counted}});
   const cpu::CpuPlan& plan = planOf(graph);
   const graph::GraphIR& ir = irOf(graph);
   ASSERT_EQ(plan.operations.size(), ir.operations.size());
 
   const size_t convStep = stepOf(plan, "conv2d+relu");
   const size_t poolStep = stepOf(plan, "l2Pool2d");
+  const size_t sumStep = stepOf(plan, "reduceSum");
   const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
   const uint32_t relu = operationsOf(ir, graph::OpType::Relu).at(0);
   const uint32_t pool = operationsOf(ir, graph::OpType::L2Pool2d).at(0);
+  const uint32_t sum = operationsOf(ir, graph::OpType::ReduceSum).at(0);
   EXPECT_EQ(plan.operations[conv].kind, Kind::Step);
   EXPECT_EQ(plan.operations[conv].step, convStep);
   EXPECT_EQ(plan.operations[relu].kind, Kind::Fused);
@@ -113,18 +120,21 @@ TEST(CpuPlan, EachOperationIsPlacedInTheStepThatRunsIt) {
   EXPECT_EQ(plan.steps[convStep].operations, (std::vector<uint32_t>{conv, relu}));
   EXPECT_EQ(plan.operations[pool].kind, Kind::Step);
   EXPECT_EQ(plan.operations[pool].step, poolStep);
+  EXPECT_EQ(plan.operations[sum].kind, Kind::Step);
+  EXPECT_EQ(plan.operations[sum].step, sumStep);
 
   EXPECT_FALSE(plan.steps[convStep].isFallback());
   EXPECT_EQ(plan.implementationOf(relu), "fused: " + plan.steps[convStep].implementation);
-  ASSERT_TRUE(plan.steps[poolStep].isFallback());
-  EXPECT_NE(plan.steps[poolStep].fallbackReason.find("no implementation"), std::string::npos)
-      << plan.steps[poolStep].fallbackReason;
+  EXPECT_FALSE(plan.steps[poolStep].isFallback());
+  ASSERT_TRUE(plan.steps[sumStep].isFallback());
+  EXPECT_NE(plan.steps[sumStep].fallbackReason.find("no int32 implementation"), std::string::npos)
+      << plan.steps[sumStep].fallbackReason;
   // describe() names the fallback and its reason.
   const auto lines = plan.describe();
   ASSERT_EQ(lines.size(), plan.steps.size());
-  EXPECT_NE(lines[poolStep].find("reference fallback (" + plan.steps[poolStep].fallbackReason),
+  EXPECT_NE(lines[sumStep].find("reference fallback (" + plan.steps[sumStep].fallbackReason),
             std::string::npos)
-      << lines[poolStep];
+      << lines[sumStep];
 }
 
 TEST(CpuPlan, AFloat16GraphRunsWidenedWithCastsAtItsInputsAndOutputs) {

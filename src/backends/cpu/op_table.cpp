@@ -47,6 +47,8 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::AveragePool2d:
     case OpType::MaxPool2d:
       return kPooling;
+    case OpType::L2Pool2d:  // a loop of ours on plain layouts
+      return {createPoolingOp, kFloat32};
     case OpType::Softmax:
       return {createSoftmaxOp, kFloat32};
     case OpType::Relu:
@@ -146,7 +148,7 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::Gru:
     case OpType::GruCell:
       return {createRecurrentOp, kFloat32};
-    default:  // l2Pool2d: the reference kernel
+    default:
       return {};
   }
 }

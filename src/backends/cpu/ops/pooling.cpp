@@ -1,8 +1,14 @@
 // averagePool2d and maxPool2d on oneDNN's pooling primitive, float32, nchw or nhwc, with
 // strides, dilations, asymmetric padding and either rounding type (the end padding is what makes
 // oneDNN's output size the graph's). Average pooling excludes the padding, as the spec says.
-// l2Pool2d has no oneDNN algorithm: it runs on the reference kernel.
+// l2Pool2d, which oneDNN has no algorithm for, is a loop of ours (plain nchw or nhwc): the square
+// root of the window's sum of squares, summed in double and rounded once as the reference does;
+// window elements outside the input (padding) are skipped. Output rows are shared out over the
+// threads.
+#include <cmath>
+
 #include "backends/cpu/cpu_op.h"
+#include "graph/ops/conv2d.h"
 
 namespace webnn::cpu {
 namespace {
@@ -60,10 +66,75 @@ class PoolingOp final : public CpuOp {
   dnnl::pooling_v2_forward primitive_;
 };
 
+class L2PoolOp final : public CpuOp {
+ public:
+  explicit L2PoolOp(const OpCompileContext& context)
+      : input_(context.operation.inputs[0]),
+        output_(context.operation.outputs[0]),
+        attributes_(context.operation.attributesAs<graph::Pool2dAttributes>()),
+        in_(graph::spatialShapeOf(context.descriptor(input_).shape, attributes_.layout)),
+        out_(graph::spatialShapeOf(context.descriptor(output_).shape, attributes_.layout)) {}
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    const float* input = tensors[input_].as<float>();
+    float* output = tensors[output_].as<float>();
+    const bool nhwc = attributes_.layout == MLInputOperandLayout::Nhwc;
+    const int64_t rows = static_cast<int64_t>(out_.batches * out_.channels * out_.height);
+#pragma omp parallel for schedule(static) if (rows * out_.width > 4096)
+    for (int64_t row = 0; row < rows; ++row) {
+      const uint64_t oh = static_cast<uint64_t>(row) % out_.height;
+      const uint64_t c = static_cast<uint64_t>(row) / out_.height % out_.channels;
+      const uint64_t n = static_cast<uint64_t>(row) / out_.height / out_.channels;
+      for (uint64_t ow = 0; ow < out_.width; ++ow) {
+        double sum = 0.0;
+        for (uint64_t kh = 0; kh < attributes_.windowDimensions[0]; ++kh) {
+          const int64_t h =
+              static_cast<int64_t>(oh * attributes_.strides[0] + kh * attributes_.dilations[0]) -
+              attributes_.padding[0];
+          if (h < 0 || h >= static_cast<int64_t>(in_.height)) continue;
+          for (uint64_t kw = 0; kw < attributes_.windowDimensions[1]; ++kw) {
+            const int64_t w =
+                static_cast<int64_t>(ow * attributes_.strides[1] + kw * attributes_.dilations[1]) -
+                attributes_.padding[2];
+            if (w < 0 || w >= static_cast<int64_t>(in_.width)) continue;
+            const double x =
+                input[offset(in_, nhwc, n, c, static_cast<uint64_t>(h), static_cast<uint64_t>(w))];
+            sum += x * x;
+          }
+        }
+        output[offset(out_, nhwc, n, c, oh, ow)] = static_cast<float>(std::sqrt(sum));
+      }
+    }
+  }
+
+  std::string implementation() const override {
+    return "cpu l2Pool2d kernel";
+  }
+
+ private:
+  static uint64_t offset(const graph::SpatialShape& s, bool nhwc, uint64_t n, uint64_t c,
+                         uint64_t h, uint64_t w) {
+    return nhwc ? ((n * s.height + h) * s.width + w) * s.channels + c
+                : ((n * s.channels + c) * s.height + h) * s.width + w;
+  }
+
+  graph::OperandId input_, output_;
+  graph::Pool2dAttributes attributes_;
+  graph::SpatialShape in_, out_;
+};
+
 }  // namespace
 
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context) {
   const graph::Operation& operation = context.operation;
+  if (operation.type == graph::OpType::L2Pool2d) {
+    // Plain float32 only (a blocked input gets its plain copy: the table entry reads none).
+    if (context.descriptor(operation.inputs[0]).dataType != MLOperandDataType::Float32 ||
+        context.layoutOf(operation.inputs[0])) {
+      return nullptr;
+    }
+    return std::make_unique<L2PoolOp>(context);
+  }
   dnnl::algorithm kind;
   if (operation.type == graph::OpType::AveragePool2d) {
     kind = dnnl::algorithm::pooling_avg_exclude_padding;
