@@ -1265,6 +1265,47 @@ void addQuantizationAndRecurrentCases() {
                                         b.values(T::Float32, {1, 2, 3}, {0.5, 2, 1, 0.25, 3, 0.1}),
                                         b.values(t, {1, 2, 3}, {1, 0, 2, 5, 9, 100}));
   });
+  // conv2d on dequantizeLinear'd operands (a QDQ model's convolution; the cpu backend runs it on
+  // an int8 primitive): uint8 and int8 activations with their zero points, per-channel and
+  // per-tensor filter scales, a bias, a fused relu, groups, strides, and a filter zero point that
+  // is not 0 (oneDNN has none: the cpu backend's float path).
+  struct QuantizedConv {
+    const char* label;
+    T activations;
+    double zeroPoint;
+    uint32_t groups, stride;
+    bool perChannel, bias, relu, filterZeroPoints;
+  };
+  for (const QuantizedConv& c :
+       {QuantizedConv{"uint8 per channel, bias, relu", T::Uint8, 128, 1, 1, true, true, true,
+                      false},
+        QuantizedConv{"int8 per tensor, stride 2", T::Int8, 0, 1, 2, false, false, false, false},
+        QuantizedConv{"uint8 depthwise, zero point 3", T::Uint8, 3, 8, 1, true, true, false, false},
+        QuantizedConv{"int8 zero point -5, grouped", T::Int8, -5, 2, 1, true, false, true, false},
+        QuantizedConv{"filter zero points", T::Uint8, 100, 1, 1, true, true, true, true}}) {
+    add(std::string("conv2d on quantized operands, ") + c.label, O::Conv2d,
+        [c](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand scale = b.values(t, {}, {0.04});
+          const MLOperand zero = b.values(c.activations, {}, {c.zeroPoint});
+          const MLOperand x = g.dequantizeLinear(
+              g.quantizeLinear(b.input(t, {1, 8, 11, 10}, {-5, 5}), scale, zero), scale, zero);
+          const uint32_t out = 16, perGroup = 8 / c.groups;
+          const Shape scaleShape = c.perChannel ? Shape{out, 1, 1, 1} : Shape{1, 1, 1, 1};
+          const MLOperand filterScale = b.constant(t, scaleShape, {0.001, 0.02});
+          const MLOperand filterZero =
+              c.filterZeroPoints ? b.constant(T::Int8, scaleShape, {-20, 20})
+                                 : b.values(T::Int8, scaleShape, std::vector<double>(out, 0.0));
+          const MLOperand filter = g.dequantizeLinear(
+              b.constant(T::Int8, {out, perGroup, 3, 3}, {-127, 127}), filterScale, filterZero);
+          MLConv2dOptions options{
+              .padding = {1, 1, 0, 1}, .strides = {c.stride, c.stride}, .groups = c.groups};
+          if (c.bias) options.bias = b.constant(t, {out}, {-1, 1});
+          const MLOperand y = g.conv2d(x, filter, options);
+          return c.relu ? g.relu(y) : y;
+        },
+        {T::Float32});
+  }
   add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
     return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),
                                       b.values(t, {1}, {1.0}), b.values(T::Int8, {1}, {0}));

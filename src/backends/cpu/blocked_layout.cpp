@@ -56,6 +56,8 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
     return std::nullopt;
   }
   if (p.format_desc.blocking.inner_nblks != 0 || p.offset0 != 0) return std::nullopt;
+  // Extra data after the elements (the compensation of int8 weights): only a reorder writes it.
+  if (q.extra.flags != 0 || p.extra.flags != 0) return std::nullopt;
   BlockedScatter scatter;
   scatter.ndims_ = q.ndims;
   scatter.widens_ = widens;

@@ -19,8 +19,8 @@ class BlockedScatter {
   // `plain`: the constant's bytes as the primitive sees them in the descriptor's layout (a strided
   // descriptor that is a dense permutation of the logical dims, e.g. a conv filter in hwio order or
   // a transposed gemm B). `packed`: the layout the primitive chose. Null when `packed` is not a
-  // plain blocked format (format_kind != blocked), when the dims or data types differ, or when
-  // `plain` is not dense.
+  // plain blocked format (format_kind != blocked), when the dims or data types differ, when
+  // `plain` is not dense, or when `packed` carries extra data (int8 weights' compensation).
   static std::optional<BlockedScatter> create(const dnnl::memory::desc& plain,
                                               const dnnl::memory::desc& packed);
 

@@ -135,6 +135,14 @@ class PlanCompiler {
     std::vector<graph::OperandId> inputs = operation.inputs;
     if (views && views->a) inputs[0] = views->a->base;
     if (views && views->b) inputs[1] = views->b->base;
+    // A quantized anchor reads the quantized tensors, not the dequantized ones (never computed).
+    if (chain && chain->quantized) {
+      const QuantizedOperands& q = *chain->quantized;
+      inputs[0] = q.input;
+      inputs[1] = q.filter;
+      inputs.insert(inputs.end(),
+                    {q.inputScale, q.inputZeroPoint, q.filterScale, q.filterZeroPoint});
+    }
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
     context.inputsPlain = !readsBlocked;
@@ -163,13 +171,15 @@ class PlanCompiler {
     PlanStep step;
     step.operations = {static_cast<uint32_t>(index)};
     step.types = std::string(graph::specName(operation.type));
+    if (chain && chain->quantized) step.types = "dequantizeLinear+dequantizeLinear+" + step.types;
     step.label = operation.label;
     step.reads = inputs;
     step.fallbackReason = std::move(fallbackReason);
     if (chain) {
       for (size_t fused : chain->operations) {
         step.operations.push_back(static_cast<uint32_t>(fused));
-        step.types += "+" + std::string(graph::specName(ir_.operations[fused].type));
+        if (fused > index)
+          step.types += "+" + std::string(graph::specName(ir_.operations[fused].type));
       }
       for (const FusedPostOp& postOp : chain->postOps) {
         if (postOp.kind == FusedPostOp::Kind::Binary) step.reads.push_back(postOp.other);
@@ -234,24 +244,48 @@ class PlanCompiler {
           if (runsOnHalfWeights(ir_, matmul, &constants_)) return false;
           return matmulRunsOnViews(engine_, ir_, matmul, views);
         });
-    // A chain runs where its last operation stood: every operand it reads exists by then.
+    // A chain runs where its last operation (or its anchor, after the dequantizeLinear operations
+    // of a quantized one) stood: every operand it reads exists by then.
     std::vector<int32_t> chainEndingAt(count, -1);
     for (size_t i = 0; i < count; ++i) {
       if (!fusion_.chains[i]) continue;
       const auto& operations = fusion_.chains[i]->operations;
-      chainEndingAt[*std::max_element(operations.begin(), operations.end())] =
+      chainEndingAt[std::max(i, *std::max_element(operations.begin(), operations.end()))] =
           static_cast<int32_t>(i);
     }
     for (size_t i = 0; i < count; ++i) {
-      if (views_.elided[i]) continue;   // read or written through strides: no step
-      if (fusion_.chains[i]) continue;  // compiled with its chain, at the chain's end
+      if (views_.elided[i]) continue;  // read or written through strides: no step
+      if (fusion_.chains[i] && chainEndingAt[i] < 0) continue;  // compiled at its chain's end
       if (chainEndingAt[i] >= 0) {
         const size_t anchor = static_cast<size_t>(chainEndingAt[i]);
         std::string whyNot;
         if (compileOperation(anchor, &*fusion_.chains[anchor], &whyNot)) continue;
-        // No implementation takes the chain: its operations one by one, and the views after it
-        // run as steps (the last one of the chain writes their input).
-        const std::vector<size_t> operations = fusion_.chains[anchor]->operations;
+        if (fusion_.chains[anchor]->quantized) {
+          // No quantized implementation: the dequantizeLinear operations run as steps first, then
+          // the anchor with its post-ops (if any) as a float chain.
+          FusionChain& chain = *fusion_.chains[anchor];
+          const QuantizedOperands q = *chain.quantized;
+          chain.quantized.reset();
+          std::erase_if(chain.operations, [&q](size_t operation) {
+            return operation == q.inputDequantize || operation == q.filterDequantize;
+          });
+          for (size_t dequantize : {std::min(q.inputDequantize, q.filterDequantize),
+                                    std::max(q.inputDequantize, q.filterDequantize)}) {
+            fusion_.anchorOf[dequantize] = -1;
+            plan_.operations[dequantize].notFused = "conv2d on its quantized operands: " + whyNot;
+            compileOperation(dequantize, nullptr);
+          }
+          if (chain.operations.empty()) {
+            fusion_.chains[anchor].reset();
+            compileOperation(anchor, nullptr);
+            continue;
+          }
+          if (compileOperation(anchor, &chain, &whyNot)) continue;
+        }
+        // No implementation takes the chain: its operations one by one (the anchor among them, in
+        // graph order), and the views after it run as steps (the last one of the chain writes
+        // their input).
+        std::vector<size_t> operations = fusion_.chains[anchor]->operations;
         fusion_.chains[anchor].reset();
         if (views_.views[anchor] && views_.views[anchor]->output) {
           views_.views[anchor]->output.reset();
@@ -261,8 +295,9 @@ class PlanCompiler {
         plan_.operations[operations.front()].notFused =
             std::string(graph::specName(ir_.operations[anchor].type)) +
             " with its post-ops: " + whyNot;
-        compileOperation(anchor, nullptr);
-        for (size_t fused : operations) compileOperation(fused, nullptr);
+        operations.push_back(anchor);
+        std::sort(operations.begin(), operations.end());
+        for (size_t operation : operations) compileOperation(operation, nullptr);
         continue;
       }
       if (fusion_.anchorOf[i] >= 0) continue;  // compiled at its chain's end

@@ -66,10 +66,23 @@ struct FusedPostOp {
   graph::OperandId variance = 0;
   std::optional<graph::OperandId> scale{}, bias{};
 };
+// A conv2d whose input and filter are dequantizeLinear results (a QDQ model): the step reads
+// the quantized tensors themselves and runs on an int8 primitive (ops/quantized_convolution.cpp).
+struct QuantizedOperands {
+  size_t inputDequantize = 0, filterDequantize = 0;  // the two dequantizeLinear operations
+  // uint8 or int8, its scale and zero point classic constants of one element.
+  graph::OperandId input = 0, inputScale = 0, inputZeroPoint = 0;
+  // An int8 constant; its scale and zero point constants of one element or one per output
+  // channel (a zero point other than 0 is seen only when the constants are in).
+  graph::OperandId filter = 0, filterScale = 0, filterZeroPoint = 0;
+};
 struct FusionChain {
-  std::vector<size_t> operations;  // indices of the fused operations, in order
+  // Indices of the fused operations: the dequantizeLinear operations before a quantized anchor
+  // (`quantized`), then the post-ops in order.
+  std::vector<size_t> operations;
   std::vector<FusedPostOp> postOps;
   graph::OperandId output = 0;  // what the step writes: the last fused operation's output
+  std::optional<QuantizedOperands> quantized{};
 };
 
 // An operand a matmul reads (or writes) in another tensor, `base`, through strides: the result
@@ -192,6 +205,8 @@ std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operatio
 // implementation cannot run this operation (types, attributes); the compiler then falls back to
 // the reference kernel and says why in the plan.
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
+// A conv2d whose chain is quantized (QuantizedOperands): ops/quantized_convolution.cpp.
+std::unique_ptr<CpuOp> createQuantizedConvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 // A matmul or gemm whose B is a float16 model's weight (a hollow constant arriving as float16):
 // runs on float16 weights kept 16-bit (ops/half_matmul.cpp), without post-ops or views.

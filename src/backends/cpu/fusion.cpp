@@ -224,6 +224,71 @@ bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPos
   return true;
 }
 
+// The dequantizeLinear producing `value` when the anchor at `anchor` is its only reader.
+const graph::Operation* soleDequantizer(const graph::GraphIR& ir, graph::OperandId value,
+                                        size_t anchor, size_t& index) {
+  const int32_t producer = ir.uses.producer[value];
+  if (producer < 0 || ir.isGraphOutput(value)) return nullptr;
+  const graph::Operation& operation = ir.operations[static_cast<size_t>(producer)];
+  if (operation.type != graph::OpType::DequantizeLinear) return nullptr;
+  const auto consumers = ir.consumersOf(value);
+  if (consumers.size() != 1 || consumers[0] != anchor) return nullptr;
+  index = static_cast<size_t>(producer);
+  return &operation;
+}
+
+bool hasOneElement(const graph::GraphIR& ir, graph::OperandId id) {
+  return ir.descriptor(id).elementCount() == 1;
+}
+
+// conv2d(dequantizeLinear(uint8/int8 x, per-tensor), dequantizeLinear(int8 constant filter,
+// per-tensor or per output channel)): what a QDQ model's quantized convolution is (nchw input,
+// oihw filter).
+std::optional<QuantizedOperands> quantizedConvolutionOf(const graph::GraphIR& ir,
+                                                        const graph::Operation& conv,
+                                                        size_t index) {
+  using T = MLOperandDataType;
+  if (conv.type != graph::OpType::Conv2d) return std::nullopt;
+  const auto& attributes = conv.attributesAs<graph::Conv2dAttributes>();
+  if (attributes.inputLayout != MLInputOperandLayout::Nchw ||
+      attributes.filterLayout != MLConv2dFilterOperandLayout::Oihw) {
+    return std::nullopt;
+  }
+  QuantizedOperands q;
+  const graph::Operation* input = soleDequantizer(ir, conv.inputs[0], index, q.inputDequantize);
+  const graph::Operation* filter = soleDequantizer(ir, conv.inputs[1], index, q.filterDequantize);
+  if (!input || !filter) return std::nullopt;
+  q.input = input->inputs[0], q.inputScale = input->inputs[1], q.inputZeroPoint = input->inputs[2];
+  const T inputType = ir.descriptor(q.input).dataType;
+  if (inputType != T::Uint8 && inputType != T::Int8) return std::nullopt;
+  // The input's scale and zero point: known now (classic constants of one element).
+  for (graph::OperandId id : {q.inputScale, q.inputZeroPoint}) {
+    if (ir.operand(id).kind != graph::OperandKind::Constant || !ir.operand(id).data ||
+        !hasOneElement(ir, id)) {
+      return std::nullopt;
+    }
+  }
+  if (!isFloat32(ir, q.inputScale)) return std::nullopt;
+  q.filter = filter->inputs[0], q.filterScale = filter->inputs[1];
+  q.filterZeroPoint = filter->inputs[2];
+  if (!isConstant(ir, q.filter) || ir.descriptor(q.filter).dataType != T::Int8) return std::nullopt;
+  if (!isConstant(ir, q.filterScale) || !isFloat32(ir, q.filterScale) ||
+      !isConstant(ir, q.filterZeroPoint)) {
+    return std::nullopt;
+  }
+  // One scale for the filter, or one per output channel ([O, 1, 1, 1]).
+  const auto& scaleShape = ir.descriptor(q.filterScale).shape;
+  const uint32_t outputChannels = ir.descriptor(q.filter).shape.at(0);
+  const bool perChannel = scaleShape.size() == 4 && scaleShape[0] == outputChannels &&
+                          scaleShape[1] == 1 && scaleShape[2] == 1 && scaleShape[3] == 1;
+  if (!perChannel && !hasOneElement(ir, q.filterScale)) return std::nullopt;
+  if (ir.descriptor(q.filterZeroPoint).elementCount() !=
+      ir.descriptor(q.filterScale).elementCount())
+    return std::nullopt;
+  if (attributes.bias && !isFloat32(ir, *attributes.bias)) return std::nullopt;
+  return q;
+}
+
 }  // namespace
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
@@ -234,6 +299,13 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     const graph::Operation& anchor = ir.operations[i];
     if (plan.anchorOf[i] >= 0 || !isAnchor(ir, anchor)) continue;
     FusionChain chain;
+    if (auto quantized = quantizedConvolutionOf(ir, anchor, i);
+        quantized && plan.anchorOf[quantized->inputDequantize] < 0 &&
+        plan.anchorOf[quantized->filterDequantize] < 0) {
+      chain.operations = {std::min(quantized->inputDequantize, quantized->filterDequantize),
+                          std::max(quantized->inputDequantize, quantized->filterDequantize)};
+      chain.quantized = quantized;
+    }
     graph::OperandId value = anchor.outputs[0];
     for (;;) {
       if (ir.isGraphOutput(value)) break;

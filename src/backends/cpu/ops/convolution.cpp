@@ -258,6 +258,7 @@ class ConvolutionOp final : public CpuOp {
 
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context) {
   const graph::Operation& operation = context.operation;
+  if (context.fusion && context.fusion->quantized) return createQuantizedConvolutionOp(context);
   for (graph::OperandId id : operation.inputs) {
     const auto& descriptor = context.descriptor(id);
     if (descriptor.dataType != MLOperandDataType::Float32) return nullptr;

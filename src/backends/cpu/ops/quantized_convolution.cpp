@@ -1,0 +1,314 @@
+// conv2d on a QDQ model's quantized operands (cpu_op.h: QuantizedOperands): the step reads the
+// uint8/int8 input and the int8 filter themselves and runs on oneDNN's int8 convolution (AMX or
+// VNNI where the CPU has them). The input's zero point is oneDNN's source zero point (padding
+// stays 0 in the dequantized values, as in the graph); the filter is packed, with the
+// compensation oneDNN keeps beside it, when its bytes are in, and stays 8-bit. The int32 sums
+// become float32 through per-channel post-ops: a multiply by input scale x filter scale (a vector
+// computed when the constants are in), then the bias, then the chain's post-ops.
+// oneDNN has no filter zero points: a filter whose zero point is not 0 (seen only when the
+// constants are in) runs on a float32 convolution of the dequantized values instead, made then.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "backends/cpu/cpu_op.h"
+#include "core/element.h"
+#include "core/host_buffer.h"
+
+namespace webnn::cpu {
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+using DataType = memory::data_type;
+
+memory::desc withDataType(const memory::desc& desc, DataType type) {
+  dnnl_memory_desc_t data = desc.data;
+  data.data_type = static_cast<dnnl_data_type_t>(type);
+  return memory::desc(data);
+}
+
+int32_t integerConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const auto& operand = ir.operand(id);
+  const std::byte* data = operand.data->data();
+  switch (operand.descriptor.dataType) {
+    case MLOperandDataType::Uint8:
+      return static_cast<int32_t>(std::to_integer<uint8_t>(data[0]));
+    case MLOperandDataType::Int8:
+      return static_cast<int32_t>(static_cast<int8_t>(std::to_integer<uint8_t>(data[0])));
+    default:
+      throw dnnl::error(dnnl_unimplemented, "zero point type");
+  }
+}
+
+float floatConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  float value;
+  std::memcpy(&value, ir.operand(id).data->data(), sizeof value);
+  return value;
+}
+
+class QuantizedConvolutionOp final : public CpuOp {
+ public:
+  bool fixesThreadCount() const override { return true; }
+
+  explicit QuantizedConvolutionOp(const OpCompileContext& context)
+      : engine_(context.engine), q_(*context.fusion->quantized) {
+    const graph::Operation& operation = context.operation;
+    const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();
+    output_ = context.stepOutput();
+    bias_ = attributes.bias;
+    inputScale_ = floatConstant(context.ir, q_.inputScale);
+    inputZeroPoint_ = integerConstant(context.ir, q_.inputZeroPoint);
+
+    const auto& inputShape = context.descriptor(q_.input).shape;
+    const auto& filterShape = context.descriptor(q_.filter).shape;  // oihw
+    const auto& outputShape = context.descriptor(operation.outputs[0]).shape;
+    const memory::dims srcDims{inputShape[0], inputShape[1], inputShape[2], inputShape[3]};
+    dstDims_ = {outputShape[0], outputShape[1], outputShape[2], outputShape[3]};
+    const DataType inputType = context.descriptor(q_.input).dataType == MLOperandDataType::Uint8
+                                   ? DataType::u8
+                                   : DataType::s8;
+    inputDesc_ = memory::desc(srcDims, inputType, Tag::nchw);
+    const memory::dim groups = attributes.groups;
+    outputChannels_ = dstDims_[1];
+    if (groups == 1) {
+      weightsDims_ = {filterShape[0], filterShape[1], filterShape[2], filterShape[3]};
+      plainWeightsDesc_ = memory::desc(weightsDims_, DataType::s8, Tag::oihw);
+    } else {
+      weightsDims_ = {groups, outputChannels_ / groups, filterShape[1], filterShape[2],
+                      filterShape[3]};
+      plainWeightsDesc_ = memory::desc(weightsDims_, DataType::s8, Tag::goihw);
+    }
+    strides_ = {attributes.strides[0], attributes.strides[1]};
+    dilations_ = {attributes.dilations[0] - 1, attributes.dilations[1] - 1};
+    paddingBegin_ = {attributes.padding[0], attributes.padding[2]};
+    paddingEnd_ = {attributes.padding[1], attributes.padding[3]};
+
+    // Post-ops: x (input scale x filter scale) per channel, + bias, then the chain's.
+    const memory::desc channelDesc({1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd);
+    dnnl::post_ops own;
+    own.append_binary(dnnl::algorithm::binary_mul, channelDesc);
+    if (bias_) own.append_binary(dnnl::algorithm::binary_add, channelDesc);
+    auto postOps = postOpArgumentsOf(context, dstDims_, own);
+    if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+    postOps_ = std::move(*postOps);
+    attributes_ = opAttributes();
+    attributes_.set_post_ops(postOps_.postOps);
+    if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+
+    const memory::desc anyWeights = withDataType(
+        context.weightsLayout(q_.filter, memory::desc(weightsDims_, DataType::f32, Tag::any)),
+        DataType::s8);
+    const memory::desc srcAny(srcDims, inputType, Tag::any);
+    const memory::desc blockedDst =
+        context.outputLayoutOr(output_, memory::desc(dstDims_, DataType::f32, Tag::any));
+    primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
+        descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
+    const std::string name = implementationOf(primitiveDesc_);
+    if (name.rfind("ref", 0) == 0) {
+      throw dnnl::error(dnnl_unimplemented, "only oneDNN's reference int8 convolution");
+    }
+    primitive_ = dnnl::convolution_forward(primitiveDesc_);
+    srcDesc_ = primitiveDesc_.src_desc();
+    dstDesc_ = primitiveDesc_.dst_desc();
+    const memory::desc plainDst(dstDims_, DataType::f32, Tag::nchw);
+    if (context.plainOutput && dstDesc_ != plainDst) {
+      outputReorder_ =
+          dnnl::reorder(dnnl::reorder::primitive_desc(engine_, dstDesc_, engine_, plainDst));
+      plainDstDesc_ = plainDst;
+      outputBytes_ = (dstDesc_.get_size() + 63) / 64 * 64;
+    }
+    blockedOutput_ = !context.plainOutput && dstDesc_ != plainDst;
+    if (srcDesc_ != inputDesc_) {
+      inputReorder_ =
+          dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
+      reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
+    }
+    packedWeights_ =
+        context.packedConstant(q_.filter, plainWeightsDesc_, primitiveDesc_.weights_desc());
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.filterZeroPoint));
+    const auto* scales = static_cast<const float*>(dataOf(tensors, q_.filterScale));
+    const size_t count = tensors[q_.filterScale].elementCount();
+    const auto channels = static_cast<size_t>(outputChannels_);
+    bool zeroPointsAreZero = true;
+    for (size_t i = 0; i < count; ++i) zeroPointsAreZero = zeroPointsAreZero && zeroPoints[i] == 0;
+    multipliers_.resize(channels);
+    for (size_t c = 0; c < channels; ++c) {
+      multipliers_[c] = inputScale_ * scales[count == 1 ? 0 : c];
+    }
+    postOps_.prepare(tensors);
+    if (zeroPointsAreZero) {
+      floatPath_.reset();
+      packedWeights_->pack(dataOf(tensors, q_.filter));
+      return;
+    }
+    prepareFloatPath(tensors, zeroPoints, scales, count);
+  }
+
+  uint64_t workspaceBytes() const override {
+    return reorderBytes_ + outputBytes_ + scratchpadBytes(primitiveDesc_);
+  }
+  std::optional<memory::desc> outputLayout() const override {
+    return blockedOutput_ ? std::optional(dstDesc_) : std::nullopt;
+  }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
+    memory destination;
+    if (outputReorder_) {
+      destination = workspace ? memory(dstDesc_, engine_, workspace + reorderBytes_)
+                              : memory(dstDesc_, engine_);
+    } else {
+      destination = memory(dstDesc_, engine_, dataOf(tensors, output_));
+    }
+    std::unordered_map<int, memory> arguments{{DNNL_ARG_DST, destination}};
+    memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
+                       multipliers_.data());
+    arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+    if (bias_) {
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
+                        memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
+                               dataOf(tensors, *bias_)));
+    }
+    addPostOpArguments(postOps_, engine_, tensors, arguments);
+    if (floatPath_) {
+      runFloatPath(stream, tensors, std::move(arguments));
+    } else {
+      memory source(inputDesc_, engine_, dataOf(tensors, q_.input));
+      if (inputReorder_) {
+        memory reordered =
+            workspace ? memory(srcDesc_, engine_, workspace) : memory(srcDesc_, engine_);
+        inputReorder_->execute(stream, source, reordered);
+        source = reordered;
+      }
+      arguments.emplace(DNNL_ARG_SRC, source);
+      arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
+      int32_t zeroPoint = inputZeroPoint_;
+      if (inputZeroPoint_ != 0) {
+        arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
+                          memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
+      }
+      executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments),
+                            workspace ? workspace + reorderBytes_ + outputBytes_ : nullptr);
+    }
+    if (outputReorder_) {
+      memory plain(plainDstDesc_, engine_, dataOf(tensors, output_));
+      outputReorder_->execute(stream, destination, plain);
+    }
+  }
+
+  std::string implementation() const override {
+    if (floatPath_) return implementationOf(floatPath_->primitiveDesc) + " (dequantized filter)";
+    return implementationOf(primitiveDesc_) + (outputReorder_ ? " + reorder to plain" : "");
+  }
+
+ private:
+  dnnl::convolution_forward::desc descriptorOf(const memory::desc& src, const memory::desc& weights,
+                                               const memory::desc& dst) const {
+    return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                           dnnl::algorithm::convolution_direct, src, weights, dst,
+                                           strides_, dilations_, paddingBegin_, paddingEnd_);
+  }
+
+  // A filter zero point other than 0: a float32 convolution of the dequantized input and filter,
+  // with the same destination layout and post-ops (the scale multiply by 1: the filter carries
+  // its scale). Its scratchpad and dequantized input are allocated per dispatch: this path is
+  // rare (QDQ filters are symmetric), and concurrent dispatches must not share them.
+  struct FloatPath {
+    dnnl::convolution_forward::primitive_desc primitiveDesc;
+    dnnl::convolution_forward primitive;
+    memory::desc srcDesc;
+    HostBuffer filter;
+    memory weights;
+    std::vector<float> ones;
+  };
+
+  void prepareFloatPath(const DispatchTensors& tensors, const int8_t* zeroPoints,
+                        const float* scales, size_t count) {
+    auto path = std::make_unique<FloatPath>();
+    dnnl::primitive_attr attributes = opAttributes();
+    attributes.set_post_ops(postOps_.postOps);
+    path->srcDesc = memory::desc(inputDesc_.dims(), DataType::f32, Tag::nchw);
+    path->primitiveDesc = dnnl::convolution_forward::primitive_desc(
+        descriptorOf(path->srcDesc,
+                     memory::desc(weightsDims_, DataType::f32, Tag::any), dstDesc_),
+        attributes, engine_);
+    path->primitive = dnnl::convolution_forward(path->primitiveDesc);
+    // The dequantized filter, plain, then in the primitive's layout.
+    const auto* filter = static_cast<const int8_t*>(dataOf(tensors, q_.filter));
+    const uint64_t elements = plainWeightsDesc_.get_size();
+    const uint64_t perChannel = elements / static_cast<uint64_t>(outputChannels_);
+    std::vector<float> plain(elements);
+    for (uint64_t i = 0; i < elements; ++i) {
+      const size_t channel = count == 1 ? 0 : static_cast<size_t>(i / perChannel);
+      plain[i] = static_cast<float>(
+          (static_cast<double>(filter[i]) - static_cast<double>(zeroPoints[channel])) *
+          static_cast<double>(scales[channel]));
+    }
+    path->filter = HostBuffer(path->primitiveDesc.weights_desc().get_size());
+    path->weights = memory(path->primitiveDesc.weights_desc(), engine_, path->filter.data());
+    memory plainWeights(withDataType(plainWeightsDesc_, DataType::f32), engine_, plain.data());
+    dnnl::stream stream(engine_);
+    dnnl::reorder(plainWeights, path->weights).execute(stream, plainWeights, path->weights);
+    stream.wait();
+    // The filter carries its scale: the multiply post-op takes the input's scale only.
+    multipliers_.assign(static_cast<size_t>(outputChannels_), 1.0f);
+    floatPath_ = std::move(path);
+  }
+
+  void runFloatPath(dnnl::stream& stream, const DispatchTensors& tensors,
+                    std::unordered_map<int, memory> arguments) const {
+    const uint64_t elements = inputDesc_.get_size();
+    const auto* quantized = static_cast<const std::byte*>(dataOf(tensors, q_.input));
+    const bool isUnsigned = inputDesc_.data_type() == DataType::u8;
+    std::vector<float> input(elements);
+    for (uint64_t i = 0; i < elements; ++i) {
+      const uint8_t byte = std::to_integer<uint8_t>(quantized[i]);
+      const int32_t value = isUnsigned ? int32_t{byte} : int32_t{static_cast<int8_t>(byte)};
+      input[i] = static_cast<float>(static_cast<double>(value - inputZeroPoint_) *
+                                    static_cast<double>(inputScale_));
+    }
+    arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input.data()));
+    arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
+    std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));
+    executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
+                          std::move(arguments), scratchpad.data());
+  }
+
+  dnnl::engine engine_;
+  QuantizedOperands q_;
+  graph::OperandId output_ = 0;
+  std::optional<graph::OperandId> bias_;
+  float inputScale_ = 1.0f;
+  int32_t inputZeroPoint_ = 0;
+  memory::dim outputChannels_ = 0;
+  memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
+  memory::desc inputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
+  dnnl::primitive_attr attributes_;
+  PostOpArguments postOps_;
+  dnnl::convolution_forward::primitive_desc primitiveDesc_;
+  dnnl::convolution_forward primitive_;
+  std::optional<dnnl::reorder> inputReorder_, outputReorder_;
+  uint64_t reorderBytes_ = 0, outputBytes_ = 0;
+  bool blockedOutput_ = false;
+  std::shared_ptr<PackedConstant> packedWeights_;
+  std::vector<float> multipliers_;  // input scale x filter scale, per output channel
+  std::unique_ptr<FloatPath> floatPath_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createQuantizedConvolutionOp(const OpCompileContext& context) {
+  if (!context.fusion || !context.fusion->quantized) return nullptr;
+  if (context.descriptor(context.operation.outputs[0]).elementCount() == 0) return nullptr;
+  return std::make_unique<QuantizedConvolutionOp>(context);
+}
+
+}  // namespace webnn::cpu

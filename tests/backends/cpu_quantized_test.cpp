@@ -1,0 +1,163 @@
+// The cpu backend on a QDQ model's convolutions: conv2d(dequantizeLinear(quantized input),
+// dequantizeLinear(int8 filter)) is one step on oneDNN's int8 convolution (the dequantizeLinear
+// operations fused into it, the quantized tensors read), with the reference backend's results; a
+// filter zero point other than 0 runs on the float path; a dequantized input another operation
+// also reads keeps its own step. (Values against the reference for every backend: the op suite's
+// "conv2d on quantized operands" cases.)
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/plan.h"
+#include "test_helpers.h"
+#include "webnn/context.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace {
+
+constexpr auto F32 = MLOperandDataType::Float32;
+constexpr auto U8 = MLOperandDataType::Uint8;
+constexpr auto I8 = MLOperandDataType::Int8;
+using Kind = cpu::OperationPlacement::Kind;
+
+const cpu::CpuPlan& planOf(const MLGraph& graph) {
+  const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
+  if (!plan) throw std::logic_error("not a cpu graph");
+  return *plan;
+}
+
+template <class T>
+MLOperand classic(MLGraphBuilder& b, MLOperandDataType type, std::vector<uint32_t> shape,
+                  std::vector<T> values) {
+  return b.constant({type, std::move(shape)}, testing::bytesOf(values));
+}
+
+struct QdqGraph {
+  MLGraph graph;
+  MLOperand filter, filterScale, filterZeroPoint, bias;
+};
+
+constexpr uint32_t kChannels = 8, kOutputs = 16;
+
+// quantizeLinear -> dequantizeLinear -> conv2d(filter: dequantizeLinear of an int8 hollow
+// constant, per channel) + bias -> relu; `alsoAdd`: the dequantized input is read by an add too.
+QdqGraph buildQdq(MLContext& context, bool alsoAdd) {
+  MLGraphBuilder b(context);
+  const MLOperand x = b.input("x", {F32, {1, kChannels, 6, 6}});
+  const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
+  const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
+  const MLOperand dequantized = b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero);
+  QdqGraph result{.graph = MLGraph(),
+                  .filter = b.constant({I8, {kOutputs, kChannels, 3, 3}}, {.label = "w"}),
+                  .filterScale = b.constant({F32, {kOutputs, 1, 1, 1}}, {.label = "ws"}),
+                  .filterZeroPoint = b.constant({I8, {kOutputs, 1, 1, 1}}, {.label = "wz"}),
+                  .bias = b.constant({F32, {kOutputs}}, {.label = "b"})};
+  const MLOperand filter =
+      b.dequantizeLinear(result.filter, result.filterScale, result.filterZeroPoint);
+  MLOperand y =
+      b.relu(b.conv2d(dequantized, filter, {.padding = {1, 1, 1, 1}, .bias = result.bias}));
+  std::map<std::string, MLOperand> outputs{{"y", y}};
+  if (alsoAdd) outputs.emplace("z", b.add(dequantized, dequantized));
+  result.graph = b.build(outputs);
+  return result;
+}
+
+void fill(QdqGraph& qdq, int8_t zeroPoint) {
+  std::vector<int8_t> filter(kOutputs * kChannels * 9);
+  for (size_t i = 0; i < filter.size(); ++i)
+    filter[i] = static_cast<int8_t>(int(i * 37 % 255) - 127);
+  std::vector<float> scales(kOutputs), bias(kOutputs);
+  for (uint32_t o = 0; o < kOutputs; ++o) {
+    scales[o] = 0.002f * static_cast<float>(o + 1);
+    bias[o] = 0.25f * static_cast<float>(o) - 1.0f;
+  }
+  std::vector<int8_t> zeroPoints(kOutputs, zeroPoint);
+  qdq.graph.setConstantData(qdq.filter, testing::bytesOf(filter));
+  qdq.graph.setConstantData(qdq.filterScale, testing::bytesOf(scales));
+  qdq.graph.setConstantData(qdq.filterZeroPoint, testing::bytesOf(zeroPoints));
+  qdq.graph.setConstantData(qdq.bias, testing::bytesOf(bias));
+}
+
+std::vector<float> run(MLContext& context, const MLGraph& graph) {
+  std::vector<float> x(kChannels * 36);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i)) * 6.0f;
+  return testing::runFloat(context, graph, {{"x", x}}, "y");
+}
+
+std::vector<float> onReference(bool alsoAdd, int8_t zeroPoint) {
+  MLContext reference = createContext({.backend = "reference"});
+  QdqGraph qdq = buildQdq(reference, alsoAdd);
+  fill(qdq, zeroPoint);
+  return run(reference, qdq.graph);
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], 1e-5 * std::max(1.0f, std::abs(expected[i]))) << i;
+  }
+}
+
+TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, false);
+  fill(qdq, 0);
+  const cpu::CpuPlan& plan = planOf(qdq.graph);
+  size_t found = plan.steps.size();
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+conv2d+relu") found = s;
+  }
+  ASSERT_LT(found, plan.steps.size());
+  const cpu::PlanStep& step = plan.steps[found];
+  EXPECT_FALSE(step.isFallback());
+  EXPECT_NE(step.op->implementation().find("int8"), std::string::npos) << step.op->implementation();
+  EXPECT_EQ(step.operations.size(), 4u);  // conv2d, the two dequantizeLinear, relu
+  size_t fused = 0;
+  for (const auto& placement : plan.operations) fused += placement.kind == Kind::Fused;
+  EXPECT_EQ(fused, 3u);
+  expectNear(run(context, qdq.graph), onReference(false, 0));
+}
+
+TEST(CpuQuantized, AFilterZeroPointOtherThanZeroRunsOnTheFloatPath) {
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, false);
+  fill(qdq, 7);
+  const cpu::CpuPlan& plan = planOf(qdq.graph);
+  bool floatPath = false;
+  for (const auto& step : plan.steps) {
+    floatPath =
+        floatPath || step.op->implementation().find("(dequantized filter)") != std::string::npos;
+  }
+  EXPECT_TRUE(floatPath);
+  expectNear(run(context, qdq.graph), onReference(false, 7));
+  // Filled again with zero points of 0: back on the int8 convolution.
+  fill(qdq, 0);
+  for (const auto& step : plan.steps) {
+    EXPECT_EQ(step.op->implementation().find("(dequantized filter)"), std::string::npos);
+  }
+  expectNear(run(context, qdq.graph), onReference(false, 0));
+}
+
+TEST(CpuQuantized, ADequantizedInputThatAnotherOperationReadsKeepsItsStep) {
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, true);
+  fill(qdq, 0);
+  const cpu::CpuPlan& plan = planOf(qdq.graph);
+  size_t dequantizeSteps = 0;
+  for (const auto& step : plan.steps) dequantizeSteps += step.types == "dequantizeLinear";
+  EXPECT_EQ(dequantizeSteps, 2u);  // the input's and the filter's
+  expectNear(run(context, qdq.graph), onReference(true, 0));
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
