@@ -73,7 +73,8 @@ struct QuantizedOperands {
   // uint8 or int8, its scale and zero point classic constants of one element.
   graph::OperandId input = 0, inputScale = 0, inputZeroPoint = 0;
   // An int8 constant; its scale and zero point constants of one element or one per output
-  // channel (a zero point other than 0 is seen only when the constants are in).
+  // channel (the constants themselves where the graph reshapes them; a zero point other than 0
+  // is seen only when the constants are in).
   graph::OperandId filter = 0, filterScale = 0, filterZeroPoint = 0;
 };
 struct FusionChain {

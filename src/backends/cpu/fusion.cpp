@@ -237,6 +237,19 @@ const graph::Operation* soleDequantizer(const graph::GraphIR& ir, graph::Operand
   return &operation;
 }
 
+// The constant whose bytes `id` holds: `id` itself, or the constant it is a reshape of (an
+// importer lays a per-axis scale out as [O, 1, 1, 1] with a reshape).
+std::optional<graph::OperandId> constantBehindReshapes(const graph::GraphIR& ir,
+                                                       graph::OperandId id) {
+  for (int depth = 0; depth < 4; ++depth) {
+    if (isConstant(ir, id)) return id;
+    const graph::Operation* producer = ir.producerOf(id);
+    if (!producer || producer->type != graph::OpType::Reshape) return std::nullopt;
+    id = producer->inputs[0];
+  }
+  return std::nullopt;
+}
+
 bool hasOneElement(const graph::GraphIR& ir, graph::OperandId id) {
   return ir.descriptor(id).elementCount() == 1;
 }
@@ -269,15 +282,17 @@ std::optional<QuantizedOperands> quantizedConvolutionOf(const graph::GraphIR& ir
     }
   }
   if (!isFloat32(ir, q.inputScale)) return std::nullopt;
-  q.filter = filter->inputs[0], q.filterScale = filter->inputs[1];
-  q.filterZeroPoint = filter->inputs[2];
+  q.filter = filter->inputs[0];
   if (!isConstant(ir, q.filter) || ir.descriptor(q.filter).dataType != T::Int8) return std::nullopt;
-  if (!isConstant(ir, q.filterScale) || !isFloat32(ir, q.filterScale) ||
-      !isConstant(ir, q.filterZeroPoint)) {
+  const auto scale = constantBehindReshapes(ir, filter->inputs[1]);
+  const auto zeroPoint = constantBehindReshapes(ir, filter->inputs[2]);
+  if (!scale || !zeroPoint || !isFloat32(ir, *scale) ||
+      ir.descriptor(*zeroPoint).dataType != T::Int8) {
     return std::nullopt;
   }
+  q.filterScale = *scale, q.filterZeroPoint = *zeroPoint;
   // One scale for the filter, or one per output channel ([O, 1, 1, 1]).
-  const auto& scaleShape = ir.descriptor(q.filterScale).shape;
+  const auto& scaleShape = ir.descriptor(filter->inputs[1]).shape;
   const uint32_t outputChannels = ir.descriptor(q.filter).shape.at(0);
   const bool perChannel = scaleShape.size() == 4 && scaleShape[0] == outputChannels &&
                           scaleShape[1] == 1 && scaleShape[2] == 1 && scaleShape[3] == 1;

@@ -5,6 +5,9 @@
 // blockwise (graph/ops/quantization.h): element i uses scale element i[d] / (input[d] / scale[d])
 // along each dimension d. float32 scales and values; int8, uint8, int32 and uint32 quantized
 // values (int4/uint4 stay on the reference). OpenMP over rows of the innermost dimension.
+#include <immintrin.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -24,6 +27,47 @@ constexpr int64_t kParallelElements = int64_t{1} << 15;
 bool isQuantizedStorage(MLOperandDataType type) {
   return type == MLOperandDataType::Int8 || type == MLOperandDataType::Uint8 ||
          type == MLOperandDataType::Int32 || type == MLOperandDataType::Uint32;
+}
+
+// quantizeLinear with one scale and zero point into int8 / uint8 (a QDQ model's activations):
+// y = clamp(roundEven(x / s) + z), NaN to 0, the quotient in float32 as above. Values far outside
+// the range are clamped before the addition matters, so float arithmetic gives the same integers.
+template <class Q>
+void quantizePerTensorScalar(const float* x, Q* y, int64_t count, float scale, float zero) {
+  constexpr float low = static_cast<float>(std::numeric_limits<Q>::min());
+  constexpr float high = static_cast<float>(std::numeric_limits<Q>::max());
+  for (int64_t i = 0; i < count; ++i) {
+    const float value = std::nearbyint(x[i] / scale) + zero;
+    y[i] = std::isnan(value) ? Q{0} : static_cast<Q>(std::fmin(std::fmax(value, low), high));
+  }
+}
+
+template <class Q>
+__attribute__((target("avx512f"))) void quantizePerTensorAvx512(const float* x, Q* y, int64_t count,
+                                                                float scale, float zero) {
+  const __m512 s = _mm512_set1_ps(scale), z = _mm512_set1_ps(zero);
+  const __m512 low = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::min()));
+  const __m512 high = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Q>::max()));
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    const __m512 quotient = _mm512_div_ps(_mm512_loadu_ps(x + i), s);
+    __m512 value = _mm512_add_ps(
+        _mm512_roundscale_ps(quotient, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), z);
+    const __mmask16 isNumber = _mm512_cmp_ps_mask(value, value, _CMP_ORD_Q);
+    value = _mm512_maskz_mov_ps(isNumber, _mm512_min_ps(_mm512_max_ps(value, low), high));
+    const __m512i integers = _mm512_cvtps_epi32(value);
+    if constexpr (std::is_signed_v<Q>) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtsepi32_epi8(integers));
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtusepi32_epi8(integers));
+    }
+  }
+  quantizePerTensorScalar(x + i, y + i, count - i, scale, zero);
+}
+
+bool hasAvx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") != 0;
+  return has;
 }
 
 class QuantizationOp final : public CpuOp {
@@ -47,6 +91,8 @@ class QuantizationOp final : public CpuOp {
       stride *= scaleShape[d];
       blocks_[d] = shape[d] / scaleShape[d];
     }
+    perTensor_ = stride == 1;
+    elements_ = static_cast<int64_t>(context.descriptor(input_).elementCount());
   }
 
   void execute(dnnl::stream&, const DispatchTensors& tensors) override {
@@ -54,6 +100,13 @@ class QuantizationOp final : public CpuOp {
       if constexpr (std::is_integral_v<Q> && sizeof(Q) <= 4) {
         const float* scale = tensors[scale_].as<float>();
         const Q* zeroPoint = tensors[zeroPoint_].as<Q>();
+        if constexpr (sizeof(Q) == 1) {
+          if (quantize_ && perTensor_) {
+            quantizePerTensor(tensors[input_].as<float>(), tensors[output_].as<Q>(), scale[0],
+                              static_cast<float>(zeroPoint[0]));
+            return;
+          }
+        }
         if (quantize_) {
           run(tensors[input_].as<float>(), tensors[output_].as<Q>(), scale, zeroPoint,
               [](float x, float s, Q zero) -> Q {
@@ -108,7 +161,26 @@ class QuantizationOp final : public CpuOp {
     }
   }
 
+  template <class Q>
+  void quantizePerTensor(const float* x, Q* y, float scale, float zero) const {
+    const int64_t count = elements_;
+    constexpr int64_t kChunk = int64_t{1} << 14;
+    const int64_t chunks = (count + kChunk - 1) / kChunk;
+    const bool avx512 = hasAvx512();
+#pragma omp parallel for schedule(static) if (chunks > 1 && count > kParallelElements)
+    for (int64_t c = 0; c < chunks; ++c) {
+      const int64_t begin = c * kChunk, n = std::min(kChunk, count - begin);
+      if (avx512) {
+        quantizePerTensorAvx512(x + begin, y + begin, n, scale, zero);
+      } else {
+        quantizePerTensorScalar(x + begin, y + begin, n, scale, zero);
+      }
+    }
+  }
+
   bool quantize_;
+  bool perTensor_ = false;  // one scale and zero point for every element
+  int64_t elements_ = 1;
   graph::OperandId input_, scale_, zeroPoint_, output_;
   MLOperandDataType integerType_;
   std::vector<int64_t> shape_, scaleStrides_, blocks_;
