@@ -49,19 +49,29 @@ constexpr uint32_t kChannels = 8, kOutputs = 16;
 
 // quantizeLinear -> dequantizeLinear -> conv2d(filter: dequantizeLinear of an int8 hollow
 // constant, per channel) + bias -> relu; `alsoAdd`: the dequantized input is read by an add too.
-QdqGraph buildQdq(MLContext& context, bool alsoAdd) {
+// `reshapedScales`: the filter's scale and zero point are [16] constants reshaped to [16, 1, 1, 1]
+// (as the ONNX importer lays per-axis ones out).
+QdqGraph buildQdq(MLContext& context, bool alsoAdd, bool reshapedScales = false) {
   MLGraphBuilder b(context);
   const MLOperand x = b.input("x", {F32, {1, kChannels, 6, 6}});
   const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
   const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
   const MLOperand dequantized = b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero);
-  QdqGraph result{.graph = MLGraph(),
-                  .filter = b.constant({I8, {kOutputs, kChannels, 3, 3}}, {.label = "w"}),
-                  .filterScale = b.constant({F32, {kOutputs, 1, 1, 1}}, {.label = "ws"}),
-                  .filterZeroPoint = b.constant({I8, {kOutputs, 1, 1, 1}}, {.label = "wz"}),
-                  .bias = b.constant({F32, {kOutputs}}, {.label = "b"})};
+  QdqGraph result{
+      .graph = MLGraph(),
+      .filter = b.constant({I8, {kOutputs, kChannels, 3, 3}}, {.label = "w"}),
+      .filterScale = b.constant({F32, reshapedScales ? std::vector<uint32_t>{kOutputs}
+                                                     : std::vector<uint32_t>{kOutputs, 1, 1, 1}},
+                                {.label = "ws"}),
+      .filterZeroPoint = b.constant({I8, reshapedScales ? std::vector<uint32_t>{kOutputs}
+                                                        : std::vector<uint32_t>{kOutputs, 1, 1, 1}},
+                                    {.label = "wz"}),
+      .bias = b.constant({F32, {kOutputs}}, {.label = "b"})};
   const MLOperand filter =
-      b.dequantizeLinear(result.filter, result.filterScale, result.filterZeroPoint);
+      reshapedScales
+          ? b.dequantizeLinear(result.filter, b.reshape(result.filterScale, {kOutputs, 1, 1, 1}),
+                               b.reshape(result.filterZeroPoint, {kOutputs, 1, 1, 1}))
+          : b.dequantizeLinear(result.filter, result.filterScale, result.filterZeroPoint);
   MLOperand y =
       b.relu(b.conv2d(dequantized, filter, {.padding = {1, 1, 1, 1}, .bias = result.bias}));
   std::map<std::string, MLOperand> outputs{{"y", y}};
@@ -107,23 +117,27 @@ void expectNear(const std::vector<float>& actual, const std::vector<float>& expe
 }
 
 TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
-  MLContext context = createContext({.backend = "cpu"});
-  QdqGraph qdq = buildQdq(context, false);
-  fill(qdq, 0);
-  const cpu::CpuPlan& plan = planOf(qdq.graph);
-  size_t found = plan.steps.size();
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+conv2d+relu") found = s;
+  for (bool reshapedScales : {false, true}) {
+    SCOPED_TRACE(reshapedScales ? "scales reshaped" : "scales as constants");
+    MLContext context = createContext({.backend = "cpu"});
+    QdqGraph qdq = buildQdq(context, false, reshapedScales);
+    fill(qdq, 0);
+    const cpu::CpuPlan& plan = planOf(qdq.graph);
+    size_t found = plan.steps.size();
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+conv2d+relu") found = s;
+    }
+    ASSERT_LT(found, plan.steps.size());
+    const cpu::PlanStep& step = plan.steps[found];
+    EXPECT_FALSE(step.isFallback());
+    EXPECT_NE(step.op->implementation().find("int8"), std::string::npos)
+        << step.op->implementation();
+    EXPECT_EQ(step.operations.size(), 4u);  // conv2d, the two dequantizeLinear, relu
+    size_t fused = 0;
+    for (const auto& placement : plan.operations) fused += placement.kind == Kind::Fused;
+    EXPECT_EQ(fused, 3u);
+    expectNear(run(context, qdq.graph), onReference(false, 0));
   }
-  ASSERT_LT(found, plan.steps.size());
-  const cpu::PlanStep& step = plan.steps[found];
-  EXPECT_FALSE(step.isFallback());
-  EXPECT_NE(step.op->implementation().find("int8"), std::string::npos) << step.op->implementation();
-  EXPECT_EQ(step.operations.size(), 4u);  // conv2d, the two dequantizeLinear, relu
-  size_t fused = 0;
-  for (const auto& placement : plan.operations) fused += placement.kind == Kind::Fused;
-  EXPECT_EQ(fused, 3u);
-  expectNear(run(context, qdq.graph), onReference(false, 0));
 }
 
 TEST(CpuQuantized, AFilterZeroPointOtherThanZeroRunsOnTheFloatPath) {
