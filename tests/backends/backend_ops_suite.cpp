@@ -1306,6 +1306,43 @@ void addQuantizationAndRecurrentCases() {
         },
         {T::Float32});
   }
+  // matmul on dequantizeLinear'd operands (a QDQ model's linear layer: the cpu backend's int8
+  // matmul): A's batch folded into rows, per-column and per-tensor B scales, a bias add and relu
+  // fused after, a B zero point that is not 0 (the float path).
+  struct QuantizedMatmul {
+    const char* label;
+    T activations;
+    double zeroPoint;
+    Shape a;
+    bool perColumn, biasRelu, weightZeroPoints;
+  };
+  for (const QuantizedMatmul& c :
+       {QuantizedMatmul{
+            "uint8 3-d, per column, bias, relu", T::Uint8, 120, {2, 5, 24}, true, true, false},
+        QuantizedMatmul{"int8 2-d, per tensor", T::Int8, 0, {7, 24}, false, false, false},
+        QuantizedMatmul{"int8 zero point 9, bias", T::Int8, 9, {1, 3, 24}, true, true, false},
+        QuantizedMatmul{"B zero points", T::Uint8, 100, {2, 3, 24}, true, true, true}}) {
+    add(std::string("matmul on quantized operands, ") + c.label, O::Matmul,
+        [c](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand scale = b.values(t, {}, {0.03});
+          const MLOperand zero = b.values(c.activations, {}, {c.zeroPoint});
+          const MLOperand a = g.dequantizeLinear(
+              g.quantizeLinear(b.input(t, c.a, {-3, 3}), scale, zero), scale, zero);
+          const uint32_t n = 16;
+          const Shape scaleShape = c.perColumn ? Shape{1, n} : Shape{1, 1};
+          const MLOperand bScale = b.constant(t, scaleShape, {0.001, 0.02});
+          const MLOperand bZero = c.weightZeroPoints
+                                      ? b.constant(T::Int8, scaleShape, {-20, 20})
+                                      : b.values(T::Int8, scaleShape, std::vector<double>(n, 0.0));
+          const MLOperand weights =
+              g.dequantizeLinear(b.constant(T::Int8, {24, n}, {-127, 127}), bScale, bZero);
+          MLOperand y = g.matmul(a, weights);
+          if (c.biasRelu) y = g.relu(g.add(y, b.constant(t, {n}, {-1, 1})));
+          return y;
+        },
+        {T::Float32}, "a");
+  }
   add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
     return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),
                                       b.values(t, {1}, {1.0}), b.values(T::Int8, {1}, {0}));

@@ -1,14 +1,16 @@
-// The cpu backend on a QDQ model's convolutions: conv2d(dequantizeLinear(quantized input),
-// dequantizeLinear(int8 filter)) is one step on oneDNN's int8 convolution (the dequantizeLinear
-// operations fused into it, the quantized tensors read), with the reference backend's results; a
-// filter zero point other than 0 runs on the float path; a dequantized input another operation
-// also reads keeps its own step. (Values against the reference for every backend: the op suite's
-// "conv2d on quantized operands" cases.)
+// The cpu backend on a QDQ model's convolutions and matmuls: conv2d(dequantizeLinear(quantized
+// input), dequantizeLinear(int8 filter)) is one step on oneDNN's int8 convolution (the
+// dequantizeLinear operations fused into it, the quantized tensors read), with the reference
+// backend's results; a filter zero point other than 0 runs on the float path; a dequantized input
+// another operation also reads keeps its own step; a matmul of a dequantized 3-d A and int8 B with
+// a bias add and relu is one int8 step. (Values against the reference for every backend: the op
+// suite's "conv2d on quantized operands" cases.)
 #include "webnn/config.h"
 #ifdef WEBNN_HAVE_CPU
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -130,7 +132,7 @@ TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
     ASSERT_LT(found, plan.steps.size());
     const cpu::PlanStep& step = plan.steps[found];
     EXPECT_FALSE(step.isFallback());
-    EXPECT_NE(step.op->implementation().find("int8"), std::string::npos)
+    EXPECT_NE(step.op->implementation().find("(int8)"), std::string::npos)
         << step.op->implementation();
     EXPECT_EQ(step.operations.size(), 4u);  // conv2d, the two dequantizeLinear, relu
     size_t fused = 0;
@@ -169,6 +171,49 @@ TEST(CpuQuantized, ADequantizedInputThatAnotherOperationReadsKeepsItsStep) {
   for (const auto& step : plan.steps) dequantizeSteps += step.types == "dequantizeLinear";
   EXPECT_EQ(dequantizeSteps, 2u);  // the input's and the filter's
   expectNear(run(context, qdq.graph), onReference(true, 0));
+}
+
+TEST(CpuQuantized, AQdqMatmulWithBiasAndReluIsOneInt8Step) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  const MLOperand x = b.input("x", {F32, {2, 3, 8}});
+  const MLOperand scale = classic<float>(b, F32, {}, {0.02f});
+  const MLOperand zero = classic<uint8_t>(b, U8, {}, {100});
+  const MLOperand a = b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero);
+  std::vector<int8_t> weights(8 * 4);
+  for (size_t i = 0; i < weights.size(); ++i)
+    weights[i] = static_cast<int8_t>(int(i * 29 % 200) - 100);
+  const MLOperand bOperand = b.dequantizeLinear(
+      classic<int8_t>(b, I8, {8, 4}, weights),
+      b.reshape(classic<float>(b, F32, {4}, {0.01f, 0.02f, 0.03f, 0.04f}), {1, 4}),
+      b.reshape(classic<int8_t>(b, I8, {4}, {0, 0, 0, 0}), {1, 4}));
+  const MLOperand y =
+      b.relu(b.add(b.matmul(a, bOperand), classic<float>(b, F32, {4}, {0.5f, -0.5f, 1.0f, 0.0f})));
+  MLGraph graph = b.build({{"y", y}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  size_t found = plan.steps.size();
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+matmul+add+relu") found = s;
+  }
+  ASSERT_LT(found, plan.steps.size());
+  EXPECT_NE(plan.steps[found].op->implementation().find("(int8)"), std::string::npos)
+      << plan.steps[found].op->implementation();
+  std::vector<float> input(2 * 3 * 8);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = std::cos(static_cast<float>(i)) * 2.0f;
+  const std::vector<float> result = testing::runFloat(context, graph, {{"x", input}}, "y");
+  // The reference: dequantize, then the float math.
+  ASSERT_EQ(result.size(), 2u * 3 * 4);
+  const float bias[4] = {0.5f, -0.5f, 1.0f, 0.0f};
+  for (size_t row = 0; row < 6; ++row) {
+    for (size_t n = 0; n < 4; ++n) {
+      double sum = 0;
+      for (size_t k = 0; k < 8; ++k) {
+        const double q = std::clamp(std::nearbyint(input[row * 8 + k] / 0.02f) + 100.0, 0.0, 255.0);
+        sum += (q - 100.0) * 0.02f * (weights[k * 4 + n] * static_cast<double>((n + 1) * 0.01f));
+      }
+      EXPECT_NEAR(result[row * 4 + n], std::max(0.0, sum + bias[n]), 1e-4) << row << ", " << n;
+    }
+  }
 }
 
 }  // namespace

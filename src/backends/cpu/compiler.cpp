@@ -139,9 +139,9 @@ class PlanCompiler {
     if (chain && chain->quantized) {
       const QuantizedOperands& q = *chain->quantized;
       inputs[0] = q.input;
-      inputs[1] = q.filter;
+      inputs[1] = q.weights;
       inputs.insert(inputs.end(),
-                    {q.inputScale, q.inputZeroPoint, q.filterScale, q.filterZeroPoint});
+                    {q.inputScale, q.inputZeroPoint, q.weightsScale, q.weightsZeroPoint});
     }
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
@@ -242,6 +242,9 @@ class PlanCompiler {
         planViews(ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
           // float16 weights kept 16-bit: a kernel of ours on plain operands.
           if (runsOnHalfWeights(ir_, matmul, &constants_)) return false;
+          // A quantized matmul reads and writes plain tensors.
+          const auto index = static_cast<size_t>(&matmul - ir_.operations.data());
+          if (fusion_.chains[index] && fusion_.chains[index]->quantized) return false;
           return matmulRunsOnViews(engine_, ir_, matmul, views);
         });
     // A chain runs where its last operation (or its anchor, after the dequantizeLinear operations
@@ -267,12 +270,14 @@ class PlanCompiler {
           const QuantizedOperands q = *chain.quantized;
           chain.quantized.reset();
           std::erase_if(chain.operations, [&q](size_t operation) {
-            return operation == q.inputDequantize || operation == q.filterDequantize;
+            return operation == q.inputDequantize || operation == q.weightsDequantize;
           });
-          for (size_t dequantize : {std::min(q.inputDequantize, q.filterDequantize),
-                                    std::max(q.inputDequantize, q.filterDequantize)}) {
+          for (size_t dequantize : {std::min(q.inputDequantize, q.weightsDequantize),
+                                    std::max(q.inputDequantize, q.weightsDequantize)}) {
             fusion_.anchorOf[dequantize] = -1;
-            plan_.operations[dequantize].notFused = "conv2d on its quantized operands: " + whyNot;
+            plan_.operations[dequantize].notFused =
+                std::string(graph::specName(ir_.operations[anchor].type)) +
+                " on its quantized operands: " + whyNot;
             compileOperation(dequantize, nullptr);
           }
           if (chain.operations.empty()) {

@@ -66,16 +66,17 @@ struct FusedPostOp {
   graph::OperandId variance = 0;
   std::optional<graph::OperandId> scale{}, bias{};
 };
-// A conv2d whose input and filter are dequantizeLinear results (a QDQ model): the step reads
-// the quantized tensors themselves and runs on an int8 primitive (ops/quantized_convolution.cpp).
+// A conv2d or matmul whose two operands are dequantizeLinear results (a QDQ model): the step reads
+// the quantized tensors themselves and runs on an int8 primitive (ops/quantized_convolution.cpp,
+// ops/quantized_matmul.cpp).
 struct QuantizedOperands {
-  size_t inputDequantize = 0, filterDequantize = 0;  // the two dequantizeLinear operations
+  size_t inputDequantize = 0, weightsDequantize = 0;  // the two dequantizeLinear operations
   // uint8 or int8, its scale and zero point classic constants of one element.
   graph::OperandId input = 0, inputScale = 0, inputZeroPoint = 0;
-  // An int8 constant; its scale and zero point constants of one element or one per output
-  // channel (the constants themselves where the graph reshapes them; a zero point other than 0
-  // is seen only when the constants are in).
-  graph::OperandId filter = 0, filterScale = 0, filterZeroPoint = 0;
+  // An int8 constant (conv2d's filter, matmul's B); its scale and zero point constants of one
+  // element or one per output channel (the constants themselves where the graph reshapes them; a
+  // zero point other than 0 is seen only when the constants are in).
+  graph::OperandId weights = 0, weightsScale = 0, weightsZeroPoint = 0;
 };
 struct FusionChain {
   // Indices of the fused operations: the dequantizeLinear operations before a quantized anchor
@@ -208,6 +209,8 @@ std::vector<EltwiseFunction> eltwiseFunctionsOf(const graph::Operation& operatio
 std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
 // A conv2d whose chain is quantized (QuantizedOperands): ops/quantized_convolution.cpp.
 std::unique_ptr<CpuOp> createQuantizedConvolutionOp(const OpCompileContext& context);
+// A matmul whose chain is quantized: ops/quantized_matmul.cpp.
+std::unique_ptr<CpuOp> createQuantizedMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 // A matmul or gemm whose B is a float16 model's weight (a hollow constant arriving as float16):
 // runs on float16 weights kept 16-bit (ops/half_matmul.cpp), without post-ops or views.

@@ -254,23 +254,20 @@ bool hasOneElement(const graph::GraphIR& ir, graph::OperandId id) {
   return ir.descriptor(id).elementCount() == 1;
 }
 
-// conv2d(dequantizeLinear(uint8/int8 x, per-tensor), dequantizeLinear(int8 constant filter,
-// per-tensor or per output channel)): what a QDQ model's quantized convolution is (nchw input,
-// oihw filter).
-std::optional<QuantizedOperands> quantizedConvolutionOf(const graph::GraphIR& ir,
-                                                        const graph::Operation& conv,
-                                                        size_t index) {
+// `operation`'s input 0 and 1 from dequantizeLinear operations it alone reads: a uint8 / int8
+// input with one classic scale and zero point, and int8 constant weights whose scale and zero
+// point (constants, possibly reshaped) have one element or `channels` elements laid out along
+// `channelAxis` of the weights (size 1 elsewhere).
+std::optional<QuantizedOperands> quantizedOperandsOf(const graph::GraphIR& ir,
+                                                     const graph::Operation& operation,
+                                                     size_t index, size_t channelAxis) {
   using T = MLOperandDataType;
-  if (conv.type != graph::OpType::Conv2d) return std::nullopt;
-  const auto& attributes = conv.attributesAs<graph::Conv2dAttributes>();
-  if (attributes.inputLayout != MLInputOperandLayout::Nchw ||
-      attributes.filterLayout != MLConv2dFilterOperandLayout::Oihw) {
-    return std::nullopt;
-  }
   QuantizedOperands q;
-  const graph::Operation* input = soleDequantizer(ir, conv.inputs[0], index, q.inputDequantize);
-  const graph::Operation* filter = soleDequantizer(ir, conv.inputs[1], index, q.filterDequantize);
-  if (!input || !filter) return std::nullopt;
+  const graph::Operation* input =
+      soleDequantizer(ir, operation.inputs[0], index, q.inputDequantize);
+  const graph::Operation* weights =
+      soleDequantizer(ir, operation.inputs[1], index, q.weightsDequantize);
+  if (!input || !weights) return std::nullopt;
   q.input = input->inputs[0], q.inputScale = input->inputs[1], q.inputZeroPoint = input->inputs[2];
   const T inputType = ir.descriptor(q.input).dataType;
   if (inputType != T::Uint8 && inputType != T::Int8) return std::nullopt;
@@ -282,26 +279,50 @@ std::optional<QuantizedOperands> quantizedConvolutionOf(const graph::GraphIR& ir
     }
   }
   if (!isFloat32(ir, q.inputScale)) return std::nullopt;
-  q.filter = filter->inputs[0];
-  if (!isConstant(ir, q.filter) || ir.descriptor(q.filter).dataType != T::Int8) return std::nullopt;
-  const auto scale = constantBehindReshapes(ir, filter->inputs[1]);
-  const auto zeroPoint = constantBehindReshapes(ir, filter->inputs[2]);
+  q.weights = weights->inputs[0];
+  if (!isConstant(ir, q.weights) || ir.descriptor(q.weights).dataType != T::Int8) {
+    return std::nullopt;
+  }
+  const auto scale = constantBehindReshapes(ir, weights->inputs[1]);
+  const auto zeroPoint = constantBehindReshapes(ir, weights->inputs[2]);
   if (!scale || !zeroPoint || !isFloat32(ir, *scale) ||
       ir.descriptor(*zeroPoint).dataType != T::Int8) {
     return std::nullopt;
   }
-  q.filterScale = *scale, q.filterZeroPoint = *zeroPoint;
-  // One scale for the filter, or one per output channel ([O, 1, 1, 1]).
-  const auto& scaleShape = ir.descriptor(filter->inputs[1]).shape;
-  const uint32_t outputChannels = ir.descriptor(q.filter).shape.at(0);
-  const bool perChannel = scaleShape.size() == 4 && scaleShape[0] == outputChannels &&
-                          scaleShape[1] == 1 && scaleShape[2] == 1 && scaleShape[3] == 1;
-  if (!perChannel && !hasOneElement(ir, q.filterScale)) return std::nullopt;
-  if (ir.descriptor(q.filterZeroPoint).elementCount() !=
-      ir.descriptor(q.filterScale).elementCount())
+  q.weightsScale = *scale, q.weightsZeroPoint = *zeroPoint;
+  // One scale for the weights, or one per output channel.
+  const auto& weightsShape = ir.descriptor(q.weights).shape;
+  const auto& scaleShape = ir.descriptor(weights->inputs[1]).shape;
+  bool perChannel = scaleShape.size() == weightsShape.size();
+  for (size_t d = 0; perChannel && d < scaleShape.size(); ++d) {
+    perChannel = scaleShape[d] == (d == channelAxis ? weightsShape[d] : 1u);
+  }
+  if (!perChannel && !hasOneElement(ir, q.weightsScale)) return std::nullopt;
+  if (ir.descriptor(q.weightsZeroPoint).elementCount() !=
+      ir.descriptor(q.weightsScale).elementCount()) {
     return std::nullopt;
-  if (attributes.bias && !isFloat32(ir, *attributes.bias)) return std::nullopt;
+  }
   return q;
+}
+
+// What a QDQ model's quantized convolution (nchw input, oihw filter, channels on axis 0) or
+// matmul (2-D B [K, N], channels on axis 1) is.
+std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
+                                                   const graph::Operation& anchor, size_t index) {
+  if (anchor.type == graph::OpType::Conv2d) {
+    const auto& attributes = anchor.attributesAs<graph::Conv2dAttributes>();
+    if (attributes.inputLayout != MLInputOperandLayout::Nchw ||
+        attributes.filterLayout != MLConv2dFilterOperandLayout::Oihw) {
+      return std::nullopt;
+    }
+    if (attributes.bias && !isFloat32(ir, *attributes.bias)) return std::nullopt;
+    return quantizedOperandsOf(ir, anchor, index, 0);
+  }
+  if (anchor.type == graph::OpType::Matmul && ir.descriptor(anchor.inputs[1]).shape.size() == 2 &&
+      ir.descriptor(anchor.inputs[0]).shape.size() >= 2) {
+    return quantizedOperandsOf(ir, anchor, index, 1);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -314,11 +335,11 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     const graph::Operation& anchor = ir.operations[i];
     if (plan.anchorOf[i] >= 0 || !isAnchor(ir, anchor)) continue;
     FusionChain chain;
-    if (auto quantized = quantizedConvolutionOf(ir, anchor, i);
+    if (auto quantized = quantizedAnchorOf(ir, anchor, i);
         quantized && plan.anchorOf[quantized->inputDequantize] < 0 &&
-        plan.anchorOf[quantized->filterDequantize] < 0) {
-      chain.operations = {std::min(quantized->inputDequantize, quantized->filterDequantize),
-                          std::max(quantized->inputDequantize, quantized->filterDequantize)};
+        plan.anchorOf[quantized->weightsDequantize] < 0) {
+      chain.operations = {std::min(quantized->inputDequantize, quantized->weightsDequantize),
+                          std::max(quantized->inputDequantize, quantized->weightsDequantize)};
       chain.quantized = quantized;
     }
     graph::OperandId value = anchor.outputs[0];

@@ -178,6 +178,7 @@ bool allFloat32AndNonEmpty(const OpCompileContext& context) {
 }  // namespace
 
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
+  if (context.fusion && context.fusion->quantized) return createQuantizedMatmulOp(context);
   if (runsOnHalfWeights(context.ir, context.operation, context.constants)) {
     return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
   }

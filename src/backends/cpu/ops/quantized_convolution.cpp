@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/ops/quantized_operands.h"
 #include "core/element.h"
 #include "core/host_buffer.h"
 
@@ -21,31 +22,6 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 using DataType = memory::data_type;
-
-memory::desc withDataType(const memory::desc& desc, DataType type) {
-  dnnl_memory_desc_t data = desc.data;
-  data.data_type = static_cast<dnnl_data_type_t>(type);
-  return memory::desc(data);
-}
-
-int32_t integerConstant(const graph::GraphIR& ir, graph::OperandId id) {
-  const auto& operand = ir.operand(id);
-  const std::byte* data = operand.data->data();
-  switch (operand.descriptor.dataType) {
-    case MLOperandDataType::Uint8:
-      return static_cast<int32_t>(std::to_integer<uint8_t>(data[0]));
-    case MLOperandDataType::Int8:
-      return static_cast<int32_t>(static_cast<int8_t>(std::to_integer<uint8_t>(data[0])));
-    default:
-      throw dnnl::error(dnnl_unimplemented, "zero point type");
-  }
-}
-
-float floatConstant(const graph::GraphIR& ir, graph::OperandId id) {
-  float value;
-  std::memcpy(&value, ir.operand(id).data->data(), sizeof value);
-  return value;
-}
 
 class QuantizedConvolutionOp final : public CpuOp {
  public:
@@ -61,7 +37,7 @@ class QuantizedConvolutionOp final : public CpuOp {
     inputZeroPoint_ = integerConstant(context.ir, q_.inputZeroPoint);
 
     const auto& inputShape = context.descriptor(q_.input).shape;
-    const auto& filterShape = context.descriptor(q_.filter).shape;  // oihw
+    const auto& filterShape = context.descriptor(q_.weights).shape;  // oihw
     const auto& outputShape = context.descriptor(operation.outputs[0]).shape;
     const memory::dims srcDims{inputShape[0], inputShape[1], inputShape[2], inputShape[3]};
     dstDims_ = {outputShape[0], outputShape[1], outputShape[2], outputShape[3]};
@@ -97,7 +73,7 @@ class QuantizedConvolutionOp final : public CpuOp {
     if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
 
     const memory::desc anyWeights = withDataType(
-        context.weightsLayout(q_.filter, memory::desc(weightsDims_, DataType::f32, Tag::any)),
+        context.weightsLayout(q_.weights, memory::desc(weightsDims_, DataType::f32, Tag::any)),
         DataType::s8);
     const memory::desc srcAny(srcDims, inputType, Tag::any);
     const memory::desc blockedDst =
@@ -125,24 +101,19 @@ class QuantizedConvolutionOp final : public CpuOp {
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
     packedWeights_ =
-        context.packedConstant(q_.filter, plainWeightsDesc_, primitiveDesc_.weights_desc());
+        context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
-    const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.filterZeroPoint));
-    const auto* scales = static_cast<const float*>(dataOf(tensors, q_.filterScale));
-    const size_t count = tensors[q_.filterScale].elementCount();
+    const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
+    const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
+    const size_t count = tensors[q_.weightsScale].elementCount();
     const auto channels = static_cast<size_t>(outputChannels_);
-    bool zeroPointsAreZero = true;
-    for (size_t i = 0; i < count; ++i) zeroPointsAreZero = zeroPointsAreZero && zeroPoints[i] == 0;
-    multipliers_.resize(channels);
-    for (size_t c = 0; c < channels; ++c) {
-      multipliers_[c] = inputScale_ * scales[count == 1 ? 0 : c];
-    }
+    multipliersOf(inputScale_, scales, count, channels, multipliers_);
     postOps_.prepare(tensors);
-    if (zeroPointsAreZero) {
+    if (weightZeroPointsAreZero(zeroPoints, count)) {
       floatPath_.reset();
-      packedWeights_->pack(dataOf(tensors, q_.filter));
+      packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
     }
     prepareFloatPath(tensors, zeroPoints, scales, count);
@@ -206,7 +177,8 @@ class QuantizedConvolutionOp final : public CpuOp {
 
   std::string implementation() const override {
     if (floatPath_) return implementationOf(floatPath_->primitiveDesc) + " (dequantized filter)";
-    return implementationOf(primitiveDesc_) + (outputReorder_ ? " + reorder to plain" : "");
+    return implementationOf(primitiveDesc_) + " (int8)" +
+           (outputReorder_ ? " + reorder to plain" : "");
   }
 
  private:
@@ -237,12 +209,11 @@ class QuantizedConvolutionOp final : public CpuOp {
     attributes.set_post_ops(postOps_.postOps);
     path->srcDesc = memory::desc(inputDesc_.dims(), DataType::f32, Tag::nchw);
     path->primitiveDesc = dnnl::convolution_forward::primitive_desc(
-        descriptorOf(path->srcDesc,
-                     memory::desc(weightsDims_, DataType::f32, Tag::any), dstDesc_),
+        descriptorOf(path->srcDesc, memory::desc(weightsDims_, DataType::f32, Tag::any), dstDesc_),
         attributes, engine_);
     path->primitive = dnnl::convolution_forward(path->primitiveDesc);
     // The dequantized filter, plain, then in the primitive's layout.
-    const auto* filter = static_cast<const int8_t*>(dataOf(tensors, q_.filter));
+    const auto* filter = static_cast<const int8_t*>(dataOf(tensors, q_.weights));
     const uint64_t elements = plainWeightsDesc_.get_size();
     const uint64_t perChannel = elements / static_cast<uint64_t>(outputChannels_);
     std::vector<float> plain(elements);
@@ -266,15 +237,10 @@ class QuantizedConvolutionOp final : public CpuOp {
   void runFloatPath(dnnl::stream& stream, const DispatchTensors& tensors,
                     std::unordered_map<int, memory> arguments) const {
     const uint64_t elements = inputDesc_.get_size();
-    const auto* quantized = static_cast<const std::byte*>(dataOf(tensors, q_.input));
-    const bool isUnsigned = inputDesc_.data_type() == DataType::u8;
     std::vector<float> input(elements);
-    for (uint64_t i = 0; i < elements; ++i) {
-      const uint8_t byte = std::to_integer<uint8_t>(quantized[i]);
-      const int32_t value = isUnsigned ? int32_t{byte} : int32_t{static_cast<int8_t>(byte)};
-      input[i] = static_cast<float>(static_cast<double>(value - inputZeroPoint_) *
-                                    static_cast<double>(inputScale_));
-    }
+    dequantizeInput(static_cast<const std::byte*>(dataOf(tensors, q_.input)),
+                    inputDesc_.data_type() == DataType::u8, elements, inputZeroPoint_, inputScale_,
+                    input.data());
     arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input.data()));
     arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
     std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));

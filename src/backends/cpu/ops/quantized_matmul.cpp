@@ -1,0 +1,195 @@
+// matmul on a QDQ model's quantized operands (cpu_op.h: QuantizedOperands): A uint8/int8
+// [..., M, K] with one scale and zero point, B an int8 constant [K, N] with one scale or one per
+// column. A's batch runs as rows of one [rows, K] x [K, N] product on oneDNN's int8 matmul (AMX or
+// VNNI where the CPU has them), A's zero point as oneDNN's source zero point, B packed 8-bit when
+// its bytes are in; the int32 sums become float32 through a per-column multiply by A's scale x
+// B's scale (a binary post-op reading a vector computed when the constants are in), then the
+// chain's post-ops (a bias add, an activation).
+// A B zero point other than 0 (seen only when the constants are in): a float32 matmul of the
+// dequantized values, made then.
+#include <vector>
+
+#include "backends/cpu/cpu_op.h"
+#include "backends/cpu/ops/quantized_operands.h"
+#include "core/host_buffer.h"
+
+namespace webnn::cpu {
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+using DataType = memory::data_type;
+
+class QuantizedMatmulOp final : public CpuOp {
+ public:
+  bool fixesThreadCount() const override { return true; }
+
+  explicit QuantizedMatmulOp(const OpCompileContext& context)
+      : engine_(context.engine), q_(*context.fusion->quantized) {
+    output_ = context.stepOutput();
+    inputScale_ = floatConstant(context.ir, q_.inputScale);
+    inputZeroPoint_ = integerConstant(context.ir, q_.inputZeroPoint);
+    const auto& aShape = context.descriptor(q_.input).shape;
+    const auto& bShape = context.descriptor(q_.weights).shape;
+    const memory::dim depth = bShape[0];
+    columns_ = bShape[1];
+    memory::dim rows = 1;
+    for (size_t d = 0; d + 1 < aShape.size(); ++d) rows *= aShape[d];
+    const DataType inputType = context.descriptor(q_.input).dataType == MLOperandDataType::Uint8
+                                   ? DataType::u8
+                                   : DataType::s8;
+    inputDesc_ = memory::desc({rows, depth}, inputType, Tag::ab);
+    plainWeightsDesc_ = memory::desc({depth, columns_}, DataType::s8, Tag::ab);
+    dstDesc_ = memory::desc({rows, columns_}, DataType::f32, Tag::ab);
+
+    // Post-ops: x (A's scale x B's scale) per column, then the chain's (A's batch folded into
+    // rows: their operands broadcast over all of them or none).
+    dnnl::post_ops own;
+    own.append_binary(dnnl::algorithm::binary_mul,
+                      memory::desc({1, columns_}, DataType::f32, Tag::ab));
+    const bool rowsFolded = aShape.size() > 2;
+    auto postOps = postOpArgumentsOf(
+        context, dimsOf(context.descriptor(context.operation.outputs[0]).shape), own, rowsFolded);
+    if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+    postOps_ = std::move(*postOps);
+    attributes_ = opAttributes();
+    attributes_.set_post_ops(postOps_.postOps);
+    if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    const memory::desc anyWeights = withDataType(
+        context.weightsLayout(q_.weights, memory::desc({depth, columns_}, DataType::f32, Tag::any)),
+        DataType::s8);
+    primitiveDesc_ = dnnl::matmul::primitive_desc(
+        dnnl::matmul::desc(inputDesc_, anyWeights, dstDesc_), attributes_, engine_);
+    if (implementationOf(primitiveDesc_).rfind("ref", 0) == 0) {
+      throw dnnl::error(dnnl_unimplemented, "only oneDNN's reference int8 matmul");
+    }
+    primitive_ = dnnl::matmul(primitiveDesc_);
+    packedWeights_ =
+        context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
+    const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
+    const size_t count = tensors[q_.weightsScale].elementCount();
+    multipliersOf(inputScale_, scales, count, static_cast<size_t>(columns_), multipliers_);
+    postOps_.prepare(tensors);
+    if (weightZeroPointsAreZero(zeroPoints, count)) {
+      floatPath_.reset();
+      packedWeights_->pack(dataOf(tensors, q_.weights));
+      return;
+    }
+    prepareFloatPath(tensors, zeroPoints, scales, count);
+  }
+
+  uint64_t workspaceBytes() const override { return scratchpadBytes(primitiveDesc_); }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
+    std::unordered_map<int, memory> arguments{
+        {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
+    memory multipliers({{1, columns_}, DataType::f32, Tag::ab}, engine_, multipliers_.data());
+    arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+    addPostOpArguments(postOps_, engine_, tensors, arguments);
+    if (floatPath_) {
+      const uint64_t elements = inputDesc_.get_size();
+      std::vector<float> input(elements);
+      dequantizeInput(static_cast<const std::byte*>(dataOf(tensors, q_.input)),
+                      inputDesc_.data_type() == DataType::u8, elements, inputZeroPoint_,
+                      inputScale_, input.data());
+      arguments.emplace(DNNL_ARG_SRC,
+                        memory(withDataType(inputDesc_, DataType::f32), engine_, input.data()));
+      arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
+      std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));
+      executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
+                            std::move(arguments), scratchpad.data());
+      return;
+    }
+    arguments.emplace(DNNL_ARG_SRC, memory(inputDesc_, engine_, dataOf(tensors, q_.input)));
+    arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
+    int32_t zeroPoint = inputZeroPoint_;
+    if (inputZeroPoint_ != 0) {
+      arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
+                        memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
+    }
+    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments), workspace);
+  }
+
+  std::string implementation() const override {
+    if (floatPath_) return implementationOf(floatPath_->primitiveDesc) + " (dequantized B)";
+    return implementationOf(primitiveDesc_) + " (int8)";
+  }
+
+ private:
+  // A B zero point other than 0: a float32 matmul of the dequantized A and B with the same
+  // post-ops (the multiply by 1: B carries its scale). Its scratchpad and dequantized A are
+  // allocated per dispatch: this path is rare, and concurrent dispatches must not share them.
+  struct FloatPath {
+    dnnl::matmul::primitive_desc primitiveDesc;
+    dnnl::matmul primitive;
+    HostBuffer storage;
+    memory weights;
+  };
+
+  void prepareFloatPath(const DispatchTensors& tensors, const int8_t* zeroPoints,
+                        const float* scales, size_t count) {
+    auto path = std::make_unique<FloatPath>();
+    dnnl::primitive_attr attributes = opAttributes();
+    attributes.set_post_ops(postOps_.postOps);
+    const memory::dims bDims = plainWeightsDesc_.dims();
+    path->primitiveDesc = dnnl::matmul::primitive_desc(
+        dnnl::matmul::desc(withDataType(inputDesc_, DataType::f32),
+                           memory::desc(bDims, DataType::f32, Tag::any), dstDesc_),
+        attributes, engine_);
+    path->primitive = dnnl::matmul(path->primitiveDesc);
+    const auto* weights = static_cast<const int8_t*>(dataOf(tensors, q_.weights));
+    const auto columns = static_cast<uint64_t>(columns_);
+    std::vector<float> plain(static_cast<size_t>(bDims[0] * bDims[1]));
+    for (uint64_t i = 0; i < plain.size(); ++i) {
+      const size_t column = count == 1 ? 0 : static_cast<size_t>(i % columns);
+      plain[i] = static_cast<float>(
+          (static_cast<double>(weights[i]) - static_cast<double>(zeroPoints[column])) *
+          static_cast<double>(scales[column]));
+    }
+    path->storage = HostBuffer(path->primitiveDesc.weights_desc().get_size());
+    path->weights = memory(path->primitiveDesc.weights_desc(), engine_, path->storage.data());
+    memory plainWeights(withDataType(plainWeightsDesc_, DataType::f32), engine_, plain.data());
+    dnnl::stream stream(engine_);
+    dnnl::reorder(plainWeights, path->weights).execute(stream, plainWeights, path->weights);
+    stream.wait();
+    multipliers_.assign(static_cast<size_t>(columns_), 1.0f);
+    floatPath_ = std::move(path);
+  }
+
+  dnnl::engine engine_;
+  QuantizedOperands q_;
+  graph::OperandId output_ = 0;
+  float inputScale_ = 1.0f;
+  int32_t inputZeroPoint_ = 0;
+  memory::dim columns_ = 0;
+  memory::desc inputDesc_, plainWeightsDesc_, dstDesc_;
+  dnnl::primitive_attr attributes_;
+  PostOpArguments postOps_;
+  dnnl::matmul::primitive_desc primitiveDesc_;
+  dnnl::matmul primitive_;
+  std::shared_ptr<PackedConstant> packedWeights_;
+  std::vector<float> multipliers_;  // A's scale x B's scale, per column
+  std::unique_ptr<FloatPath> floatPath_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createQuantizedMatmulOp(const OpCompileContext& context) {
+  if (!context.fusion || !context.fusion->quantized) return nullptr;
+  if (context.views && (context.views->a || context.views->b || context.views->output)) {
+    return nullptr;
+  }
+  if (context.descriptor(context.operation.outputs[0]).elementCount() == 0) return nullptr;
+  return std::make_unique<QuantizedMatmulOp>(context);
+}
+
+}  // namespace webnn::cpu

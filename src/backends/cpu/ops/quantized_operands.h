@@ -1,0 +1,65 @@
+// Helpers the quantized ops (quantized_convolution.cpp, quantized_matmul.cpp) share: the values of
+// the input's scale and zero point (classic constants read at compile), a descriptor with another
+// data type, and the per-channel multipliers input scale x weight scale.
+#pragma once
+
+#include <cstring>
+#include <dnnl.hpp>
+#include <vector>
+
+#include "backends/cpu/cpu_op.h"
+
+namespace webnn::cpu {
+
+inline dnnl::memory::desc withDataType(const dnnl::memory::desc& desc,
+                                       dnnl::memory::data_type type) {
+  dnnl_memory_desc_t data = desc.data;
+  data.data_type = static_cast<dnnl_data_type_t>(type);
+  return dnnl::memory::desc(data);
+}
+
+// The value of a classic uint8 / int8 constant of one element.
+inline int32_t integerConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  const auto& operand = ir.operand(id);
+  const auto byte = std::to_integer<uint8_t>(operand.data->data()[0]);
+  if (operand.descriptor.dataType == MLOperandDataType::Uint8) return int32_t{byte};
+  if (operand.descriptor.dataType == MLOperandDataType::Int8)
+    return int32_t{static_cast<int8_t>(byte)};
+  throw dnnl::error(dnnl_unimplemented, "zero point type");
+}
+
+// The value of a classic float32 constant of one element.
+inline float floatConstant(const graph::GraphIR& ir, graph::OperandId id) {
+  float value;
+  std::memcpy(&value, ir.operand(id).data->data(), sizeof value);
+  return value;
+}
+
+// Whether every weight zero point is 0 (oneDNN has no weight zero points but a common one), and
+// the multipliers input scale x weight scale, one per output channel (`channels`; `count` scales:
+// 1 or `channels`).
+inline bool weightZeroPointsAreZero(const int8_t* zeroPoints, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (zeroPoints[i] != 0) return false;
+  }
+  return true;
+}
+inline void multipliersOf(float inputScale, const float* scales, size_t count, size_t channels,
+                          std::vector<float>& multipliers) {
+  multipliers.resize(channels);
+  for (size_t c = 0; c < channels; ++c) multipliers[c] = inputScale * scales[count == 1 ? 0 : c];
+}
+
+// The uint8 / int8 input dequantized into float32: (q - zeroPoint) x scale in double, rounded once
+// (the reference's dequantizeLinear).
+inline void dequantizeInput(const std::byte* quantized, bool isUnsigned, uint64_t count,
+                            int32_t zeroPoint, float scale, float* out) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t byte = std::to_integer<uint8_t>(quantized[i]);
+    const int32_t value = isUnsigned ? int32_t{byte} : int32_t{static_cast<int8_t>(byte)};
+    out[i] =
+        static_cast<float>(static_cast<double>(value - zeroPoint) * static_cast<double>(scale));
+  }
+}
+
+}  // namespace webnn::cpu
