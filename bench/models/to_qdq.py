@@ -3,7 +3,8 @@
 quantization (quantize_static, QDQ, QUInt8 activations, QInt8 per-channel weights), for the
 quantized-model benchmark (issue 23):
 
-- every Conv whose filter is a float32 initializer: its input goes through QuantizeLinear ->
+- every Conv whose filter is a float32 initializer (and every MatMul whose B is a 2-D one, per
+  column, without bias): its input goes through QuantizeLinear ->
   DequantizeLinear (uint8, asymmetric, scale and zero point from the calibrated range, widened to
   include 0); its filter becomes an int8 initializer, symmetric per output channel (scale
   max|w| / 127, zero point 0) behind a DequantizeLinear(axis 0); its bias an int32 initializer of
@@ -111,14 +112,17 @@ def fold_batch_normalization(model):
 
 
 def conv_inputs(model):
-    """The Conv nodes whose filter is a float32 initializer, and the tensors they read."""
+    """The Conv nodes whose filter is a float32 initializer and the MatMul nodes whose B is a 2-D
+    float32 initializer, and the initializers."""
     initializers = {i.name: i for i in model.graph.initializer}
     convs = []
     for node in model.graph.node:
-        if node.op_type != "Conv" or len(node.input) < 2:
+        if node.op_type not in ("Conv", "MatMul") or len(node.input) < 2:
             continue
         weight = initializers.get(node.input[1])
         if weight is None or weight.data_type != TensorProto.FLOAT:
+            continue
+        if node.op_type == "MatMul" and len(weight.dims) != 2:
             continue
         if node.input[0] in initializers:
             continue
@@ -168,7 +172,7 @@ def main():
     model = load(args.model, args.input)
     convs, initializers = conv_inputs(model)
     if not convs:
-        sys.exit(f"to_qdq: {args.model} has no Conv with a float32 initializer filter")
+        sys.exit(f"to_qdq: {args.model} has no Conv or MatMul with float32 initializer weights")
     activations = sorted({node.input[0] for node in convs})
     with tempfile.TemporaryDirectory() as work:
         ranges = calibrate(model, activations, args.input, work)
@@ -195,10 +199,14 @@ def main():
         nodes = [helper.make_node("DequantizeLinear", [q_name, scale_name, zero_name], [dq_input],
                                   name=f"{tag}_input_DequantizeLinear")]
         weight = numpy_helper.to_array(initializers[node.input[1]]).astype(np.float32)
-        channels = weight.shape[0]
-        amax = np.abs(weight.reshape(channels, -1)).max(axis=1)
+        # Per output channel: a Conv filter's axis 0, a MatMul B's columns (axis 1).
+        axis = 1 if node.op_type == "MatMul" else 0
+        channels = weight.shape[axis]
+        amax = np.abs(np.moveaxis(weight, axis, 0).reshape(channels, -1)).max(axis=1)
         w_scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
-        shaped = w_scale.reshape((channels,) + (1,) * (weight.ndim - 1))
+        shape = [1] * weight.ndim
+        shape[axis] = channels
+        shaped = w_scale.reshape(shape)
         w_q = np.clip(np.round(weight / shaped), -127, 127).astype(np.int8)
         weight_bytes += w_q.nbytes
         base = f"{tag}_weight"
@@ -207,10 +215,10 @@ def main():
                              numpy_helper.from_array(np.zeros(channels, np.int8), f"{base}_zero")]
         nodes.append(helper.make_node("DequantizeLinear",
                                       [f"{base}_quantized", f"{base}_scale", f"{base}_zero"],
-                                      [f"{base}_dequantized"], name=f"{base}_DequantizeLinear", axis=0))
+                                      [f"{base}_dequantized"], name=f"{base}_DequantizeLinear", axis=axis))
         replaced.add(node.input[1])
         inputs = [dq_input, f"{base}_dequantized"]
-        if len(node.input) > 2 and node.input[2] in initializers:
+        if node.op_type == "Conv" and len(node.input) > 2 and node.input[2] in initializers:
             bias = numpy_helper.to_array(initializers[node.input[2]]).astype(np.float64)
             b_scale = (np.float64(input_scale) * w_scale.astype(np.float64)).astype(np.float32)
             b_q = np.clip(np.round(bias / b_scale), -2**31, 2**31 - 1).astype(np.int32)
@@ -258,7 +266,8 @@ def main():
         if opset.domain in ("", "ai.onnx") and opset.version < 13:
             opset.version = 13
     onnx.save(model, args.out)
-    print(f"to_qdq: {args.model} -> {args.out}: {len(convs)} Conv quantized ({len(activations)} "
+    kinds = {k: sum(n.op_type == k for n in convs) for k in ("Conv", "MatMul")}
+    print(f"to_qdq: {args.model} -> {args.out}: {kinds['Conv']} Conv and {kinds['MatMul']} MatMul quantized ({len(activations)} "
           f"activations calibrated on one sample), weights {float_bytes / 2**20:.2f} MiB float32 -> "
           f"{weight_bytes / 2**20:.2f} MiB int8", file=sys.stderr)
 

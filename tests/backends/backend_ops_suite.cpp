@@ -1322,7 +1322,8 @@ void addQuantizationAndRecurrentCases() {
         QuantizedMatmul{"int8 2-d, per tensor", T::Int8, 0, {7, 24}, false, false, false},
         QuantizedMatmul{"int8 zero point 9, bias", T::Int8, 9, {1, 3, 24}, true, true, false},
         QuantizedMatmul{"B zero points", T::Uint8, 100, {2, 3, 24}, true, true, true}}) {
-    add(std::string("matmul on quantized operands, ") + c.label, O::Matmul,
+    add(
+        std::string("matmul on quantized operands, ") + c.label, O::Matmul,
         [c](CaseBuilder& b, T t) {
           MLGraphBuilder& g = b.builder();
           const MLOperand scale = b.values(t, {}, {0.03});
@@ -1340,6 +1341,48 @@ void addQuantizationAndRecurrentCases() {
           MLOperand y = g.matmul(a, weights);
           if (c.biasRelu) y = g.relu(g.add(y, b.constant(t, {n}, {-1, 1})));
           return y;
+        },
+        {T::Float32}, "a");
+  }
+  // The quantized products followed by a quantizeLinear into uint8 (the next layer's input: the
+  // cpu backend's step writes uint8), as the graph's output and dequantized again.
+  for (bool dequantizedAgain : {false, true}) {
+    const std::string how = dequantizedAgain ? ", dequantized again" : "";
+    add("conv2d on quantized operands, quantized output" + how, O::Conv2d,
+        [dequantizedAgain](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand scale = b.values(t, {}, {0.04});
+          const MLOperand zero = b.values(T::Uint8, {}, {128});
+          const MLOperand x = g.dequantizeLinear(
+              g.quantizeLinear(b.input(t, {1, 8, 9, 12}, {-5, 5}), scale, zero), scale, zero);
+          const MLOperand filter =
+              g.dequantizeLinear(b.constant(T::Int8, {16, 8, 3, 3}, {-127, 127}),
+                                 b.constant(t, {16, 1, 1, 1}, {0.001, 0.02}),
+                                 b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+          const MLOperand y = g.relu(
+              g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .bias = b.constant(t, {16}, {-1, 1})}));
+          const MLOperand outScale = b.values(t, {}, {0.05});
+          const MLOperand outZero = b.values(T::Uint8, {}, {3});
+          const MLOperand q = g.quantizeLinear(y, outScale, outZero);
+          return dequantizedAgain ? g.dequantizeLinear(q, outScale, outZero) : q;
+        },
+        {T::Float32});
+    add(
+        "matmul on quantized operands, quantized output" + how, O::Matmul,
+        [dequantizedAgain](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand scale = b.values(t, {}, {0.03});
+          const MLOperand zero = b.values(T::Uint8, {}, {120});
+          const MLOperand a = g.dequantizeLinear(
+              g.quantizeLinear(b.input(t, {2, 5, 24}, {-3, 3}), scale, zero), scale, zero);
+          const MLOperand weights = g.dequantizeLinear(
+              b.constant(T::Int8, {24, 16}, {-127, 127}), b.constant(t, {1, 16}, {0.001, 0.02}),
+              b.values(T::Int8, {1, 16}, std::vector<double>(16, 0.0)));
+          const MLOperand y = g.add(g.matmul(a, weights), b.constant(t, {16}, {-1, 1}));
+          const MLOperand outScale = b.values(t, {}, {0.02});
+          const MLOperand outZero = b.values(T::Uint8, {}, {90});
+          const MLOperand q = g.quantizeLinear(y, outScale, outZero);
+          return dequantizedAgain ? g.dequantizeLinear(q, outScale, outZero) : q;
         },
         {T::Float32}, "a");
   }

@@ -216,6 +216,66 @@ TEST(CpuQuantized, AQdqMatmulWithBiasAndReluIsOneInt8Step) {
   }
 }
 
+// conv2d -> relu -> quantizeLinear into uint8: one step writing uint8, as the reference.
+TEST(CpuQuantized, AQuantizeLinearAfterTheChainMakesTheStepWriteUint8) {
+  auto build = [](MLContext& context, QdqGraph& qdq) {
+    MLGraphBuilder b(context);
+    const MLOperand x = b.input("x", {F32, {1, kChannels, 6, 6}});
+    const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
+    const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
+    const MLOperand dequantized = b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero);
+    qdq.filter = b.constant({I8, {kOutputs, kChannels, 3, 3}}, {.label = "w"});
+    qdq.filterScale = b.constant({F32, {kOutputs, 1, 1, 1}}, {.label = "ws"});
+    qdq.filterZeroPoint = b.constant({I8, {kOutputs, 1, 1, 1}}, {.label = "wz"});
+    qdq.bias = b.constant({F32, {kOutputs}}, {.label = "b"});
+    const MLOperand y = b.relu(
+        b.conv2d(dequantized, b.dequantizeLinear(qdq.filter, qdq.filterScale, qdq.filterZeroPoint),
+                 {.padding = {1, 1, 1, 1}, .bias = qdq.bias}));
+    const MLOperand q =
+        b.quantizeLinear(y, classic<float>(b, F32, {}, {0.04f}), classic<uint8_t>(b, U8, {}, {5}));
+    qdq.graph = b.build({{"y", q}});
+  };
+  auto runUint8 = [](MLContext& context, const MLGraph& graph) {
+    std::vector<float> x(kChannels * 36);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i)) * 6.0f;
+    MLTensor input = testing::inputTensor(context, {F32, {1, kChannels, 6, 6}});
+    context.writeTensor(input, testing::bytesOf(x));
+    MLTensor output = testing::outputTensor(context, {U8, {1, kOutputs, 6, 6}});
+    context.dispatch(graph, {{"x", input}}, {{"y", output}});
+    return testing::readAs<uint8_t>(context, output);
+  };
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq;
+  build(context, qdq);
+  fill(qdq, 0);
+  const cpu::CpuPlan& plan = planOf(qdq.graph);
+  bool found = false;
+  for (const auto& step : plan.steps) {
+    found = found || step.types == "dequantizeLinear+dequantizeLinear+conv2d+relu+quantizeLinear";
+  }
+  EXPECT_TRUE(found);
+  MLContext reference = createContext({.backend = "reference"});
+  QdqGraph expected;
+  build(reference, expected);
+  fill(expected, 0);
+  const auto actual = runUint8(context, qdq.graph);
+  const auto wanted = runUint8(reference, expected.graph);
+  ASSERT_EQ(actual.size(), wanted.size());
+  size_t nonzero = 0;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(actual[i], wanted[i]) << i;
+    nonzero += wanted[i] > 5;
+  }
+  EXPECT_GT(nonzero, actual.size() / 4);  // the values are not all the zero point
+  // Filter zero points other than 0: the float path, saturated into uint8 as well.
+  fill(qdq, 7);
+  fill(expected, 7);
+  const auto floatPath = runUint8(context, qdq.graph);
+  const auto floatWanted = runUint8(reference, expected.graph);
+  ASSERT_EQ(floatPath.size(), floatWanted.size());
+  for (size_t i = 0; i < floatPath.size(); ++i) EXPECT_EQ(floatPath[i], floatWanted[i]) << i;
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -142,6 +142,10 @@ class PlanCompiler {
       inputs[1] = q.weights;
       inputs.insert(inputs.end(),
                     {q.inputScale, q.inputZeroPoint, q.weightsScale, q.weightsZeroPoint});
+      if (chain->quantizedOutput) {
+        inputs.insert(inputs.end(),
+                      {chain->quantizedOutput->scale, chain->quantizedOutput->zeroPoint});
+      }
     }
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
@@ -265,27 +269,42 @@ class PlanCompiler {
         if (compileOperation(anchor, &*fusion_.chains[anchor], &whyNot)) continue;
         if (fusion_.chains[anchor]->quantized) {
           // No quantized implementation: the dequantizeLinear operations run as steps first, then
-          // the anchor with its post-ops (if any) as a float chain.
+          // the anchor with its post-ops (if any) as a float chain, then the quantizeLinear.
           FusionChain& chain = *fusion_.chains[anchor];
           const QuantizedOperands q = *chain.quantized;
+          const std::optional<QuantizedOutput> output = chain.quantizedOutput;
           chain.quantized.reset();
-          std::erase_if(chain.operations, [&q](size_t operation) {
-            return operation == q.inputDequantize || operation == q.weightsDequantize;
+          chain.quantizedOutput.reset();
+          std::erase_if(chain.operations, [&](size_t operation) {
+            return operation == q.inputDequantize || operation == q.weightsDequantize ||
+                   (output && operation == output->operation);
           });
+          const std::string why = std::string(graph::specName(ir_.operations[anchor].type)) +
+                                  " on its quantized operands: " + whyNot;
           for (size_t dequantize : {std::min(q.inputDequantize, q.weightsDequantize),
                                     std::max(q.inputDequantize, q.weightsDequantize)}) {
             fusion_.anchorOf[dequantize] = -1;
-            plan_.operations[dequantize].notFused =
-                std::string(graph::specName(ir_.operations[anchor].type)) +
-                " on its quantized operands: " + whyNot;
+            plan_.operations[dequantize].notFused = why;
             compileOperation(dequantize, nullptr);
+          }
+          if (output) {
+            fusion_.anchorOf[output->operation] = -1;
+            plan_.operations[output->operation].notFused = why;
+            chain.output = ir_.operations[output->operation].inputs[0];
           }
           if (chain.operations.empty()) {
             fusion_.chains[anchor].reset();
             compileOperation(anchor, nullptr);
-            continue;
+          } else if (!compileOperation(anchor, &chain, &whyNot)) {
+            std::vector<size_t> operations = chain.operations;
+            fusion_.chains[anchor].reset();
+            for (size_t fused : operations) fusion_.anchorOf[fused] = -1;
+            operations.push_back(anchor);
+            std::sort(operations.begin(), operations.end());
+            for (size_t operation : operations) compileOperation(operation, nullptr);
           }
-          if (compileOperation(anchor, &chain, &whyNot)) continue;
+          if (output) compileOperation(output->operation, nullptr);
+          continue;
         }
         // No implementation takes the chain: its operations one by one (the anchor among them, in
         // graph order), and the views after it run as steps (the last one of the chain writes

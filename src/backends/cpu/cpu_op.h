@@ -78,13 +78,20 @@ struct QuantizedOperands {
   // zero point other than 0 is seen only when the constants are in).
   graph::OperandId weights = 0, weightsScale = 0, weightsZeroPoint = 0;
 };
+// The quantizeLinear that ends a quantized chain (into uint8, one classic scale and zero point):
+// the step writes the quantized values (the next layer's input) instead of float32 ones.
+struct QuantizedOutput {
+  size_t operation = 0;
+  graph::OperandId scale = 0, zeroPoint = 0;
+};
 struct FusionChain {
   // Indices of the fused operations: the dequantizeLinear operations before a quantized anchor
-  // (`quantized`), then the post-ops in order.
+  // (`quantized`), then the post-ops in order, then the quantizeLinear (`quantizedOutput`).
   std::vector<size_t> operations;
   std::vector<FusedPostOp> postOps;
   graph::OperandId output = 0;  // what the step writes: the last fused operation's output
   std::optional<QuantizedOperands> quantized{};
+  std::optional<QuantizedOutput> quantizedOutput{};
 };
 
 // An operand a matmul reads (or writes) in another tensor, `base`, through strides: the result

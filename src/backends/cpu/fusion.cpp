@@ -305,6 +305,22 @@ std::optional<QuantizedOperands> quantizedOperandsOf(const graph::GraphIR& ir,
   return q;
 }
 
+// quantizeLinear(value) into uint8 with one classic scale and zero point.
+std::optional<QuantizedOutput> quantizedOutputOf(const graph::GraphIR& ir,
+                                                 const graph::Operation& next,
+                                                 graph::OperandId value) {
+  if (next.type != graph::OpType::QuantizeLinear || next.inputs[0] != value) return std::nullopt;
+  if (ir.descriptor(next.outputs[0]).dataType != MLOperandDataType::Uint8) return std::nullopt;
+  for (graph::OperandId id : {next.inputs[1], next.inputs[2]}) {
+    if (ir.operand(id).kind != graph::OperandKind::Constant || !ir.operand(id).data ||
+        !hasOneElement(ir, id)) {
+      return std::nullopt;
+    }
+  }
+  if (!isFloat32(ir, next.inputs[1])) return std::nullopt;
+  return QuantizedOutput{.scale = next.inputs[1], .zeroPoint = next.inputs[2]};
+}
+
 // What a QDQ model's quantized convolution (nchw input, oihw filter, channels on axis 0) or
 // matmul (2-D B [K, N], channels on axis 1) is.
 std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
@@ -393,6 +409,18 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       }
       chain.operations.push_back(consumers[0]);
       value = next.outputs[0];
+    }
+    // A quantized chain's output quantized (the next layer's input): the step writes uint8.
+    if (chain.quantized && !ir.isGraphOutput(value)) {
+      const auto consumers = ir.consumersOf(value);
+      if (consumers.size() == 1 && plan.anchorOf[consumers[0]] < 0) {
+        if (auto output = quantizedOutputOf(ir, ir.operations[consumers[0]], value)) {
+          output->operation = consumers[0];
+          chain.operations.push_back(consumers[0]);
+          chain.quantizedOutput = output;
+          value = ir.operations[consumers[0]].outputs[0];
+        }
+      }
     }
     if (chain.operations.empty()) continue;
     chain.output = value;

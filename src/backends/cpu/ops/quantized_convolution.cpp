@@ -4,7 +4,9 @@
 // stays 0 in the dequantized values, as in the graph); the filter is packed, with the
 // compensation oneDNN keeps beside it, when its bytes are in, and stays 8-bit. The int32 sums
 // become float32 through per-channel post-ops: a multiply by input scale x filter scale (a vector
-// computed when the constants are in), then the bias, then the chain's post-ops.
+// computed when the constants are in), then the bias, then the chain's post-ops, then a
+// quantizeLinear that follows into uint8 (the next layer's input) as division, rounding and
+// zero-point post-ops on a uint8 destination.
 // oneDNN has no filter zero points: a filter whose zero point is not 0 (seen only when the
 // constants are in) runs on a float32 convolution of the dequantized values instead, made then.
 #include <cmath>
@@ -68,6 +70,14 @@ class QuantizedConvolutionOp final : public CpuOp {
     auto postOps = postOpArgumentsOf(context, dstDims_, own);
     if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
     postOps_ = std::move(*postOps);
+    // A quantizeLinear after the chain: the step writes uint8.
+    DataType dstType = DataType::f32;
+    if (const auto& output = context.fusion->quantizedOutput) {
+      outputScale_ = floatConstant(context.ir, output->scale);
+      divisionPosition_ = appendQuantizeOutput(
+          postOps_.postOps, 4, static_cast<float>(integerConstant(context.ir, output->zeroPoint)));
+      dstType = DataType::u8;
+    }
     attributes_ = opAttributes();
     attributes_.set_post_ops(postOps_.postOps);
     if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
@@ -77,7 +87,7 @@ class QuantizedConvolutionOp final : public CpuOp {
         DataType::s8);
     const memory::desc srcAny(srcDims, inputType, Tag::any);
     const memory::desc blockedDst =
-        context.outputLayoutOr(output_, memory::desc(dstDims_, DataType::f32, Tag::any));
+        context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
     primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
         descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
     const std::string name = implementationOf(primitiveDesc_);
@@ -87,7 +97,7 @@ class QuantizedConvolutionOp final : public CpuOp {
     primitive_ = dnnl::convolution_forward(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
-    const memory::desc plainDst(dstDims_, DataType::f32, Tag::nchw);
+    const memory::desc plainDst(dstDims_, dstType, Tag::nchw);
     if (context.plainOutput && dstDesc_ != plainDst) {
       outputReorder_ =
           dnnl::reorder(dnnl::reorder::primitive_desc(engine_, dstDesc_, engine_, plainDst));
@@ -143,6 +153,11 @@ class QuantizedConvolutionOp final : public CpuOp {
     memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
                        multipliers_.data());
     arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+    float outputScale = outputScale_;
+    if (divisionPosition_ >= 0) {
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(divisionPosition_) | DNNL_ARG_SRC_1,
+                        memory({{1, 1, 1, 1}, DataType::f32, Tag::abcd}, engine_, &outputScale));
+    }
     if (bias_) {
       arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
                         memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
@@ -209,7 +224,8 @@ class QuantizedConvolutionOp final : public CpuOp {
     attributes.set_post_ops(postOps_.postOps);
     path->srcDesc = memory::desc(inputDesc_.dims(), DataType::f32, Tag::nchw);
     path->primitiveDesc = dnnl::convolution_forward::primitive_desc(
-        descriptorOf(path->srcDesc, memory::desc(weightsDims_, DataType::f32, Tag::any), dstDesc_),
+        descriptorOf(path->srcDesc, memory::desc(weightsDims_, DataType::f32, Tag::any),
+                     withDataType(dstDesc_, DataType::f32)),
         attributes, engine_);
     path->primitive = dnnl::convolution_forward(path->primitiveDesc);
     // The dequantized filter, plain, then in the primitive's layout.
@@ -243,9 +259,18 @@ class QuantizedConvolutionOp final : public CpuOp {
                     input.data());
     arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input.data()));
     arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
+    // A uint8 destination: the float32 result in the same layout, saturated after.
+    std::vector<float> result;
+    auto* destination = static_cast<uint8_t*>(arguments.at(DNNL_ARG_DST).get_data_handle());
+    if (divisionPosition_ >= 0) {
+      result.resize(dstDesc_.get_size());
+      arguments.insert_or_assign(
+          DNNL_ARG_DST, memory(withDataType(dstDesc_, DataType::f32), engine_, result.data()));
+    }
     std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));
     executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
                           std::move(arguments), scratchpad.data());
+    if (divisionPosition_ >= 0) saturateToUint8(result.data(), result.size(), destination);
   }
 
   dnnl::engine engine_;
@@ -254,6 +279,8 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
+  float outputScale_ = 1.0f;   // a fused quantizeLinear's scale
+  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
   memory::dim outputChannels_ = 0;
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
   memory::desc inputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;

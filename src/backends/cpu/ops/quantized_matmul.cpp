@@ -4,7 +4,8 @@
 // VNNI where the CPU has them), A's zero point as oneDNN's source zero point, B packed 8-bit when
 // its bytes are in; the int32 sums become float32 through a per-column multiply by A's scale x
 // B's scale (a binary post-op reading a vector computed when the constants are in), then the
-// chain's post-ops (a bias add, an activation).
+// chain's post-ops (a bias add, an activation), then a quantizeLinear that follows into uint8
+// (the next layer's input) as division, rounding and zero-point post-ops on a uint8 destination.
 // A B zero point other than 0 (seen only when the constants are in): a float32 matmul of the
 // dequantized values, made then.
 #include <vector>
@@ -40,7 +41,6 @@ class QuantizedMatmulOp final : public CpuOp {
                                    : DataType::s8;
     inputDesc_ = memory::desc({rows, depth}, inputType, Tag::ab);
     plainWeightsDesc_ = memory::desc({depth, columns_}, DataType::s8, Tag::ab);
-    dstDesc_ = memory::desc({rows, columns_}, DataType::f32, Tag::ab);
 
     // Post-ops: x (A's scale x B's scale) per column, then the chain's (A's batch folded into
     // rows: their operands broadcast over all of them or none).
@@ -52,6 +52,15 @@ class QuantizedMatmulOp final : public CpuOp {
         context, dimsOf(context.descriptor(context.operation.outputs[0]).shape), own, rowsFolded);
     if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
     postOps_ = std::move(*postOps);
+    // A quantizeLinear after the chain: the step writes uint8.
+    DataType dstType = DataType::f32;
+    if (const auto& output = context.fusion->quantizedOutput) {
+      outputScale_ = floatConstant(context.ir, output->scale);
+      divisionPosition_ = appendQuantizeOutput(
+          postOps_.postOps, 2, static_cast<float>(integerConstant(context.ir, output->zeroPoint)));
+      dstType = DataType::u8;
+    }
+    dstDesc_ = memory::desc({rows, columns_}, dstType, Tag::ab);
     attributes_ = opAttributes();
     attributes_.set_post_ops(postOps_.postOps);
     if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
@@ -94,6 +103,11 @@ class QuantizedMatmulOp final : public CpuOp {
         {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
     memory multipliers({{1, columns_}, DataType::f32, Tag::ab}, engine_, multipliers_.data());
     arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+    float outputScale = outputScale_;
+    if (divisionPosition_ >= 0) {
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(divisionPosition_) | DNNL_ARG_SRC_1,
+                        memory({{1, 1}, DataType::f32, Tag::ab}, engine_, &outputScale));
+    }
     addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
       const uint64_t elements = inputDesc_.get_size();
@@ -104,9 +118,18 @@ class QuantizedMatmulOp final : public CpuOp {
       arguments.emplace(DNNL_ARG_SRC,
                         memory(withDataType(inputDesc_, DataType::f32), engine_, input.data()));
       arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
+      // A uint8 destination: the float32 result, saturated after.
+      std::vector<float> result;
+      auto* destination = static_cast<uint8_t*>(dataOf(tensors, output_));
+      if (divisionPosition_ >= 0) {
+        result.resize(dstDesc_.get_size());
+        arguments.insert_or_assign(
+            DNNL_ARG_DST, memory(withDataType(dstDesc_, DataType::f32), engine_, result.data()));
+      }
       std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));
       executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
                             std::move(arguments), scratchpad.data());
+      if (divisionPosition_ >= 0) saturateToUint8(result.data(), result.size(), destination);
       return;
     }
     arguments.emplace(DNNL_ARG_SRC, memory(inputDesc_, engine_, dataOf(tensors, q_.input)));
@@ -143,7 +166,8 @@ class QuantizedMatmulOp final : public CpuOp {
     const memory::dims bDims = plainWeightsDesc_.dims();
     path->primitiveDesc = dnnl::matmul::primitive_desc(
         dnnl::matmul::desc(withDataType(inputDesc_, DataType::f32),
-                           memory::desc(bDims, DataType::f32, Tag::any), dstDesc_),
+                           memory::desc(bDims, DataType::f32, Tag::any),
+                           withDataType(dstDesc_, DataType::f32)),
         attributes, engine_);
     path->primitive = dnnl::matmul(path->primitiveDesc);
     const auto* weights = static_cast<const int8_t*>(dataOf(tensors, q_.weights));
@@ -170,6 +194,8 @@ class QuantizedMatmulOp final : public CpuOp {
   graph::OperandId output_ = 0;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
+  float outputScale_ = 1.0f;   // a fused quantizeLinear's scale
+  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
   memory::dim columns_ = 0;
   memory::desc inputDesc_, plainWeightsDesc_, dstDesc_;
   dnnl::primitive_attr attributes_;

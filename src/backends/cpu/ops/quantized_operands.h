@@ -62,4 +62,30 @@ inline void dequantizeInput(const std::byte* quantized, bool isUnsigned, uint64_
   }
 }
 
+// The post-ops that quantize a step's float32 result into its uint8 output as quantizeLinear does
+// (fusion: QuantizedOutput): / scale (a binary post-op reading `scale`, so the quotient is the
+// float32 one), round half to even, + zero point; the uint8 destination saturates. Returns the
+// position of the division, whose operand the step binds at execute.
+inline int appendQuantizeOutput(dnnl::post_ops& postOps, int rank, float zeroPoint) {
+  const int position = postOps.len();
+  postOps.append_binary(
+      dnnl::algorithm::binary_div,
+      dnnl::memory::desc(
+          dnnl::memory::dims(static_cast<size_t>(rank), 1), dnnl::memory::data_type::f32,
+          rank == 4 ? dnnl::memory::format_tag::abcd : dnnl::memory::format_tag::ab));
+  postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_round, 0.0f, 0.0f);
+  postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f, zeroPoint);
+  return position;
+}
+
+// Float32 values of a quantizeLinear'd result (round(x / scale) + zero point, unsaturated) to
+// uint8: saturated, NaN to 0.
+inline void saturateToUint8(const float* values, uint64_t count, uint8_t* out) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const float v = values[i];
+    out[i] =
+        v != v ? uint8_t{0} : static_cast<uint8_t>(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));
+  }
+}
+
 }  // namespace webnn::cpu
