@@ -1386,6 +1386,55 @@ void addQuantizationAndRecurrentCases() {
         },
         {T::Float32}, "a");
   }
+  // Two quantized convolutions in a row as a QDQ detector starts: 3 channels at stride 2, the
+  // uint8 result quantized and read by a depthwise one.
+  add("conv2d on quantized operands, two in a row", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        auto quantized = [&](const MLOperand& value, double scale, double zero) {
+          const MLOperand s = b.values(t, {}, {scale});
+          const MLOperand z = b.values(T::Uint8, {}, {zero});
+          return g.dequantizeLinear(g.quantizeLinear(value, s, z), s, z);
+        };
+        auto filter = [&](uint32_t out, uint32_t in) {
+          return g.dequantizeLinear(
+              b.constant(T::Int8, {out, in, 3, 3}, {-127, 127}),
+              b.constant(t, {out, 1, 1, 1}, {0.001, 0.02}),
+              b.values(T::Int8, {out, 1, 1, 1}, std::vector<double>(out, 0.0)));
+        };
+        const MLOperand first = g.conv2d(
+            quantized(b.input(t, {1, 3, 34, 30}, {-2, 2}), 0.02, 100), filter(16, 3),
+            {.padding = {1, 1, 1, 1},
+             .strides = {2, 2},
+             .bias = g.dequantizeLinear(b.constant(T::Int32, {16}, {-500, 500}),
+                                        b.constant(t, {16}, {0.0001, 0.0002}),
+                                        b.values(T::Int32, {16}, std::vector<double>(16, 0.0)))});
+        return g.conv2d(quantized(first, 0.05, 128), filter(16, 1),
+                        {.padding = {1, 1, 1, 1}, .groups = 16});
+      },
+      {T::Float32});
+  // A scalar multiply-add after the quantized convolution (an element-wise linear post-op) and
+  // then the quantizeLinear: the quantization must not be a second linear post-op (oneDNN 2.6
+  // runs two wrong).
+  add("conv2d on quantized operands, scaled then quantized", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.04});
+        const MLOperand zero = b.values(T::Uint8, {}, {128});
+        const MLOperand x = g.dequantizeLinear(
+            g.quantizeLinear(b.input(t, {1, 8, 10, 10}, {-5, 5}), scale, zero), scale, zero);
+        const MLOperand filter =
+            g.dequantizeLinear(b.constant(T::Int8, {16, 8, 3, 3}, {-127, 127}),
+                               b.constant(t, {16, 1, 1, 1}, {0.001, 0.02}),
+                               b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+        const MLOperand y =
+            g.add(g.mul(g.conv2d(x, filter, {.padding = {1, 1, 1, 1}}), b.values(t, {}, {0.5})),
+                  b.values(t, {}, {0.25}));
+        const MLOperand outScale = b.values(t, {}, {0.03});
+        const MLOperand outZero = b.values(T::Uint8, {}, {77});
+        return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
+      },
+      {T::Float32});
   add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
     return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),
                                       b.values(t, {1}, {1.0}), b.values(T::Int8, {1}, {0}));

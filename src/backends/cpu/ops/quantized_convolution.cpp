@@ -73,9 +73,9 @@ class QuantizedConvolutionOp final : public CpuOp {
     // A quantizeLinear after the chain: the step writes uint8.
     DataType dstType = DataType::f32;
     if (const auto& output = context.fusion->quantizedOutput) {
-      outputScale_ = floatConstant(context.ir, output->scale);
-      divisionPosition_ = appendQuantizeOutput(
-          postOps_.postOps, 4, static_cast<float>(integerConstant(context.ir, output->zeroPoint)));
+      outputQuantization_[0] = floatConstant(context.ir, output->scale);
+      outputQuantization_[1] = static_cast<float>(integerConstant(context.ir, output->zeroPoint));
+      divisionPosition_ = appendQuantizeOutput(postOps_.postOps, 4);
       dstType = DataType::u8;
     }
     attributes_ = opAttributes();
@@ -153,10 +153,9 @@ class QuantizedConvolutionOp final : public CpuOp {
     memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
                        multipliers_.data());
     arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
-    float outputScale = outputScale_;
+    float outputQuantization[2] = {outputQuantization_[0], outputQuantization_[1]};
     if (divisionPosition_ >= 0) {
-      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(divisionPosition_) | DNNL_ARG_SRC_1,
-                        memory({{1, 1, 1, 1}, DataType::f32, Tag::abcd}, engine_, &outputScale));
+      addQuantizeOutputArguments(divisionPosition_, 4, outputQuantization, engine_, arguments);
     }
     if (bias_) {
       arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
@@ -279,7 +278,7 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
-  float outputScale_ = 1.0f;   // a fused quantizeLinear's scale
+  float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
   int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
   memory::dim outputChannels_ = 0;
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;

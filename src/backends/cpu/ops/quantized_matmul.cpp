@@ -55,9 +55,9 @@ class QuantizedMatmulOp final : public CpuOp {
     // A quantizeLinear after the chain: the step writes uint8.
     DataType dstType = DataType::f32;
     if (const auto& output = context.fusion->quantizedOutput) {
-      outputScale_ = floatConstant(context.ir, output->scale);
-      divisionPosition_ = appendQuantizeOutput(
-          postOps_.postOps, 2, static_cast<float>(integerConstant(context.ir, output->zeroPoint)));
+      outputQuantization_[0] = floatConstant(context.ir, output->scale);
+      outputQuantization_[1] = static_cast<float>(integerConstant(context.ir, output->zeroPoint));
+      divisionPosition_ = appendQuantizeOutput(postOps_.postOps, 2);
       dstType = DataType::u8;
     }
     dstDesc_ = memory::desc({rows, columns_}, dstType, Tag::ab);
@@ -103,10 +103,9 @@ class QuantizedMatmulOp final : public CpuOp {
         {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
     memory multipliers({{1, columns_}, DataType::f32, Tag::ab}, engine_, multipliers_.data());
     arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
-    float outputScale = outputScale_;
+    float outputQuantization[2] = {outputQuantization_[0], outputQuantization_[1]};
     if (divisionPosition_ >= 0) {
-      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(divisionPosition_) | DNNL_ARG_SRC_1,
-                        memory({{1, 1}, DataType::f32, Tag::ab}, engine_, &outputScale));
+      addQuantizeOutputArguments(divisionPosition_, 2, outputQuantization, engine_, arguments);
     }
     addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
@@ -194,7 +193,7 @@ class QuantizedMatmulOp final : public CpuOp {
   graph::OperandId output_ = 0;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
-  float outputScale_ = 1.0f;   // a fused quantizeLinear's scale
+  float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
   int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
   memory::dim columns_ = 0;
   memory::desc inputDesc_, plainWeightsDesc_, dstDesc_;

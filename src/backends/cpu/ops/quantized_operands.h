@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <dnnl.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "backends/cpu/cpu_op.h"
@@ -63,19 +64,33 @@ inline void dequantizeInput(const std::byte* quantized, bool isUnsigned, uint64_
 }
 
 // The post-ops that quantize a step's float32 result into its uint8 output as quantizeLinear does
-// (fusion: QuantizedOutput): / scale (a binary post-op reading `scale`, so the quotient is the
-// float32 one), round half to even, + zero point; the uint8 destination saturates. Returns the
-// position of the division, whose operand the step binds at execute.
-inline int appendQuantizeOutput(dnnl::post_ops& postOps, int rank, float zeroPoint) {
+// (fusion: QuantizedOutput): / scale (the float32 quotient), round half to even, + zero point; the
+// uint8 destination saturates. The scale and the zero point are binary post-ops reading one float
+// each (QuantizeOutputOperands, bound at execute): an element-wise linear post-op would be a
+// chain's second one, which oneDNN 2.6 runs wrong. Returns the position of the division.
+inline int appendQuantizeOutput(dnnl::post_ops& postOps, int rank) {
+  const dnnl::memory::desc scalar(
+      dnnl::memory::dims(static_cast<size_t>(rank), 1), dnnl::memory::data_type::f32,
+      rank == 4 ? dnnl::memory::format_tag::abcd : dnnl::memory::format_tag::ab);
   const int position = postOps.len();
-  postOps.append_binary(
-      dnnl::algorithm::binary_div,
-      dnnl::memory::desc(
-          dnnl::memory::dims(static_cast<size_t>(rank), 1), dnnl::memory::data_type::f32,
-          rank == 4 ? dnnl::memory::format_tag::abcd : dnnl::memory::format_tag::ab));
+  postOps.append_binary(dnnl::algorithm::binary_div, scalar);
   postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_round, 0.0f, 0.0f);
-  postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f, zeroPoint);
+  postOps.append_binary(dnnl::algorithm::binary_add, scalar);
   return position;
+}
+
+// Binds the scale and zero point of appendQuantizeOutput's post-ops (`values`: scale, zero point;
+// alive until the primitive has run).
+inline void addQuantizeOutputArguments(int position, int rank, float* values,
+                                       const dnnl::engine& engine,
+                                       std::unordered_map<int, dnnl::memory>& arguments) {
+  const dnnl::memory::desc scalar(
+      dnnl::memory::dims(static_cast<size_t>(rank), 1), dnnl::memory::data_type::f32,
+      rank == 4 ? dnnl::memory::format_tag::abcd : dnnl::memory::format_tag::ab);
+  arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(position) | DNNL_ARG_SRC_1,
+                    dnnl::memory(scalar, engine, values));
+  arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(position + 2) | DNNL_ARG_SRC_1,
+                    dnnl::memory(scalar, engine, values + 1));
 }
 
 // Float32 values of a quantizeLinear'd result (round(x / scale) + zero point, unsaturated) to
