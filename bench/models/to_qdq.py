@@ -48,11 +48,49 @@ def load(path, inputs):
                     dim.dim_value = size
     version = max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
     if version < 13:
-        from onnx import version_converter
-        model = version_converter.convert_version(
-            onnx.shape_inference.infer_shapes(model, data_prop=True), 13)
+        model = to_opset_13(model, inputs)
     constants_to_initializers(model)
     fold_batch_normalization(model)
+    return model
+
+
+def to_opset_13(model, inputs):
+    """onnx's version converter to opset 12, then 12 -> 13 by hand for the ops whose meaning
+    changed there (its own adapter for Softmax needs every shape, which models with Shape-computed
+    reshapes do not give): Squeeze / Unsqueeze axes become an input; Softmax, LogSoftmax and
+    Hardmax must be over the last axis (where 12's and 13's meanings agree)."""
+    from onnx import version_converter
+    model = version_converter.convert_version(model, 12)
+    inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    ranks = {v.name: len(v.type.tensor_type.shape.dim)
+             for v in list(inferred.graph.value_info) + list(inferred.graph.input) + list(inferred.graph.output)
+             if v.type.tensor_type.HasField("shape")}
+    graph = model.graph
+    # Ranks shape inference leaves open: from a run of ONNX Runtime.
+    unknown = [n.input[0] for n in graph.node
+               if n.op_type in ("Softmax", "LogSoftmax", "Hardmax") and n.input[0] not in ranks]
+    if unknown:
+        with tempfile.TemporaryDirectory() as work:
+            for name, (_, _, rank) in calibrate(model, unknown, inputs, work).items():
+                ranks[name] = rank
+    for node in graph.node:
+        if node.op_type in ("Squeeze", "Unsqueeze"):
+            axes = [a for a in node.attribute if a.name == "axes"]
+            if axes:
+                name = f"{node.output[0]}_axes"
+                graph.initializer.append(numpy_helper.from_array(np.array(axes[0].ints, np.int64), name))
+                node.attribute.remove(axes[0])
+                node.input.append(name)
+        elif node.op_type in ("Softmax", "LogSoftmax", "Hardmax"):
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            rank = ranks.get(node.input[0])
+            if axis != -1 and (rank is None or axis != rank - 1):
+                sys.exit(f"to_qdq: {node.op_type} over axis {axis} of rank {rank}: not converted to opset 13")
+        elif node.op_type in ("Split", "ReduceSum"):
+            sys.exit(f"to_qdq: {node.op_type} is not converted from opset 12 to 13 here")
+    for opset in model.opset_import:
+        if opset.domain in ("", "ai.onnx"):
+            opset.version = 13
     return model
 
 
@@ -131,7 +169,7 @@ def conv_inputs(model):
 
 
 def calibrate(model, tensors, inputs, work):
-    """min / max of each tensor over one run of ONNX Runtime on `inputs`."""
+    """min / max (and rank) of each tensor over one run of ONNX Runtime on `inputs`."""
     instrumented = onnx.ModelProto()
     instrumented.CopyFrom(model)
     for i, name in enumerate(tensors):
@@ -150,7 +188,7 @@ def calibrate(model, tensors, inputs, work):
     ranges = {}
     for i, name in enumerate(tensors):
         values = np.load(os.path.join(outputs, f"calib_{i}.npy"))
-        ranges[name] = (float(values.min()), float(values.max()))
+        ranges[name] = (float(values.min()), float(values.max()), values.ndim)
     return ranges
 
 
@@ -182,7 +220,7 @@ def main():
     quantized = {}  # activation -> (q output, scale name, zero point name, scale)
     q_nodes = []
     for name in activations:
-        scale, zero_point = activation_parameters(*ranges[name])
+        scale, zero_point = activation_parameters(*ranges[name][:2])
         scale_name, zero_name, q_name = f"{name}_qscale", f"{name}_qzero", f"{name}_quantized"
         new_initializers += [numpy_helper.from_array(np.array(scale, np.float32), scale_name),
                              numpy_helper.from_array(np.array(zero_point, np.uint8), zero_name)]

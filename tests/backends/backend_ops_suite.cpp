@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <set>
 
 #include "core/element.h"
@@ -52,6 +53,9 @@ class CaseBuilder {
   MLOperand inputWith(T type, Shape shape, const std::vector<double>& values) {
     const std::string name = "in" + std::to_string(feeds_.size());
     MLOperandDescriptor descriptor{type, std::move(shape)};
+    if (values.size() > descriptor.elementCount()) {
+      throw std::logic_error("CaseBuilder::inputWith: more values than the shape holds");
+    }
     std::vector<std::byte> bytes(descriptor.byteLength());
     for (size_t i = 0; i < values.size(); ++i) storeElement(type, bytes.data(), i, values[i]);
     feeds_.push_back({name, descriptor, std::move(bytes)});
@@ -68,6 +72,9 @@ class CaseBuilder {
   // A classic constant holding `values`.
   MLOperand values(T type, Shape shape, const std::vector<double>& values) {
     MLOperandDescriptor descriptor{type, std::move(shape)};
+    if (values.size() > descriptor.elementCount()) {
+      throw std::logic_error("CaseBuilder::values: more values than the shape holds");
+    }
     std::vector<std::byte> bytes(descriptor.byteLength());
     for (size_t i = 0; i < values.size(); ++i) storeElement(type, bytes.data(), i, values[i]);
     return builder_.constant(descriptor, bytes);
@@ -1294,8 +1301,9 @@ void addQuantizationAndRecurrentCases() {
           const Shape scaleShape = c.perChannel ? Shape{out, 1, 1, 1} : Shape{1, 1, 1, 1};
           const MLOperand filterScale = b.constant(t, scaleShape, {0.001, 0.02});
           const MLOperand filterZero =
-              c.filterZeroPoints ? b.constant(T::Int8, scaleShape, {-20, 20})
-                                 : b.values(T::Int8, scaleShape, std::vector<double>(out, 0.0));
+              c.filterZeroPoints
+                  ? b.constant(T::Int8, scaleShape, {-20, 20})
+                  : b.values(T::Int8, scaleShape, std::vector<double>(c.perChannel ? out : 1, 0.0));
           const MLOperand filter = g.dequantizeLinear(
               b.constant(T::Int8, {out, perGroup, 3, 3}, {-127, 127}), filterScale, filterZero);
           MLConv2dOptions options{
@@ -1333,9 +1341,10 @@ void addQuantizationAndRecurrentCases() {
           const uint32_t n = 16;
           const Shape scaleShape = c.perColumn ? Shape{1, n} : Shape{1, 1};
           const MLOperand bScale = b.constant(t, scaleShape, {0.001, 0.02});
-          const MLOperand bZero = c.weightZeroPoints
-                                      ? b.constant(T::Int8, scaleShape, {-20, 20})
-                                      : b.values(T::Int8, scaleShape, std::vector<double>(n, 0.0));
+          const MLOperand bZero =
+              c.weightZeroPoints
+                  ? b.constant(T::Int8, scaleShape, {-20, 20})
+                  : b.values(T::Int8, scaleShape, std::vector<double>(c.perColumn ? n : 1, 0.0));
           const MLOperand weights =
               g.dequantizeLinear(b.constant(T::Int8, {24, n}, {-127, 127}), bScale, bZero);
           MLOperand y = g.matmul(a, weights);
