@@ -15,7 +15,8 @@ quantized-model benchmark (issue 23):
   range (MinMax calibration on one sample).
 
 Debian's python3-onnx and numpy; node with NODE_PATH holding onnxruntime-node.
-  to_qdq.py MODEL.onnx OUT.onnx --input NAME=FILE.npy [--input ...]
+  to_qdq.py MODEL.onnx OUT.onnx [--input NAME=FILE.npy ...]
+(an input given no sample is calibrated on seeded uniform [0, 1) data of its static shape)
 Prints one summary line to stderr.
 """
 import argparse
@@ -206,6 +207,8 @@ def main():
     parser.add_argument("model")
     parser.add_argument("out")
     parser.add_argument("--input", action="append", default=[], help="NAME=FILE.npy for calibration")
+    parser.add_argument("--matmul-per-tensor", action="store_true",
+                        help="one scale for each MatMul's B (quantize_static's default, per_channel=False)")
     args = parser.parse_args()
     model = load(args.model, args.input)
     convs, initializers = conv_inputs(model)
@@ -213,6 +216,18 @@ def main():
         sys.exit(f"to_qdq: {args.model} has no Conv or MatMul with float32 initializer weights")
     activations = sorted({node.input[0] for node in convs})
     with tempfile.TemporaryDirectory() as work:
+        # Graph inputs without a given sample: seeded uniform [0, 1) data of their static shape.
+        given = {spec.split("=", 1)[0] for spec in args.input}
+        initializer_names = {i.name for i in model.graph.initializer}
+        for graph_input in model.graph.input:
+            if graph_input.name in given or graph_input.name in initializer_names:
+                continue
+            dims = [d.dim_value for d in graph_input.type.tensor_type.shape.dim]
+            if not dims or any(d <= 0 for d in dims):
+                sys.exit(f"to_qdq: input {graph_input.name} has no static shape: give --input")
+            path = os.path.join(work, f"calibration_{len(args.input)}.npy")
+            np.save(path, np.random.default_rng(7).random(dims, dtype=np.float32))
+            args.input.append(f"{graph_input.name}={path}")
         ranges = calibrate(model, activations, args.input, work)
 
     graph = model.graph
@@ -241,6 +256,8 @@ def main():
         axis = 1 if node.op_type == "MatMul" else 0
         channels = weight.shape[axis]
         amax = np.abs(np.moveaxis(weight, axis, 0).reshape(channels, -1)).max(axis=1)
+        if node.op_type == "MatMul" and args.matmul_per_tensor:
+            amax = np.full(channels, np.abs(weight).max())
         w_scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
         shape = [1] * weight.ndim
         shape[axis] = channels
@@ -248,12 +265,16 @@ def main():
         w_q = np.clip(np.round(weight / shaped), -127, 127).astype(np.int8)
         weight_bytes += w_q.nbytes
         base = f"{tag}_weight"
+        per_tensor = node.op_type == "MatMul" and args.matmul_per_tensor
         new_initializers += [numpy_helper.from_array(w_q, f"{base}_quantized"),
-                             numpy_helper.from_array(w_scale, f"{base}_scale"),
-                             numpy_helper.from_array(np.zeros(channels, np.int8), f"{base}_zero")]
+                             numpy_helper.from_array(np.array(w_scale[0]) if per_tensor else w_scale,
+                                                     f"{base}_scale"),
+                             numpy_helper.from_array(np.array(0, np.int8) if per_tensor
+                                                     else np.zeros(channels, np.int8), f"{base}_zero")]
         nodes.append(helper.make_node("DequantizeLinear",
                                       [f"{base}_quantized", f"{base}_scale", f"{base}_zero"],
-                                      [f"{base}_dequantized"], name=f"{base}_DequantizeLinear", axis=axis))
+                                      [f"{base}_dequantized"], name=f"{base}_DequantizeLinear",
+                                      **({} if per_tensor else {"axis": axis})))
         replaced.add(node.input[1])
         inputs = [dq_input, f"{base}_dequantized"]
         if node.op_type == "Conv" and len(node.input) > 2 and node.input[2] in initializers:

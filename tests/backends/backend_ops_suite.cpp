@@ -9,8 +9,8 @@
 #include <cstring>
 #include <functional>
 #include <random>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 
 #include "core/element.h"
 #include "core/float16.h"
@@ -1289,7 +1289,11 @@ void addQuantizationAndRecurrentCases() {
         QuantizedConv{"int8 per tensor, stride 2", T::Int8, 0, 1, 2, false, false, false, false},
         QuantizedConv{"uint8 depthwise, zero point 3", T::Uint8, 3, 8, 1, true, true, false, false},
         QuantizedConv{"int8 zero point -5, grouped", T::Int8, -5, 2, 1, true, false, true, false},
-        QuantizedConv{"filter zero points", T::Uint8, 100, 1, 1, true, true, true, true}}) {
+        QuantizedConv{"filter zero points", T::Uint8, 100, 1, 1, true, true, true, true},
+        // No input zero point: the filter is packed on arrival (no compensation), and the float
+        // path reads it back from the packed layout.
+        QuantizedConv{"uint8 zero point 0, filter zero points", T::Uint8, 0, 1, 1, true, true,
+                      false, true}}) {
     add(std::string("conv2d on quantized operands, ") + c.label, O::Conv2d,
         [c](CaseBuilder& b, T t) {
           MLGraphBuilder& g = b.builder();
@@ -1329,7 +1333,9 @@ void addQuantizationAndRecurrentCases() {
             "uint8 3-d, per column, bias, relu", T::Uint8, 120, {2, 5, 24}, true, true, false},
         QuantizedMatmul{"int8 2-d, per tensor", T::Int8, 0, {7, 24}, false, false, false},
         QuantizedMatmul{"int8 zero point 9, bias", T::Int8, 9, {1, 3, 24}, true, true, false},
-        QuantizedMatmul{"B zero points", T::Uint8, 100, {2, 3, 24}, true, true, true}}) {
+        QuantizedMatmul{"B zero points", T::Uint8, 100, {2, 3, 24}, true, true, true},
+        QuantizedMatmul{
+            "uint8 zero point 0, B zero points", T::Uint8, 0, {4, 24}, true, false, true}}) {
     add(
         std::string("matmul on quantized operands, ") + c.label, O::Matmul,
         [c](CaseBuilder& b, T t) {

@@ -276,6 +276,43 @@ TEST(CpuQuantized, AQuantizeLinearAfterTheChainMakesTheStepWriteUint8) {
   for (size_t i = 0; i < floatPath.size(); ++i) EXPECT_EQ(floatPath[i], floatWanted[i]) << i;
 }
 
+// A QDQ model's int32 bias (dequantizeLinear of constants): fused into the step, computed once.
+TEST(CpuQuantized, ADequantizedInt32BiasIsFusedIntoTheStep) {
+  auto build = [](MLContext& context) {
+    MLGraphBuilder b(context);
+    const MLOperand x = b.input("x", {F32, {1, 4, 5, 5}});
+    const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
+    const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
+    std::vector<int8_t> filter(8 * 4 * 9);
+    for (size_t i = 0; i < filter.size(); ++i)
+      filter[i] = static_cast<int8_t>(int(i * 13 % 200) - 100);
+    const MLOperand dequantizedFilter = b.dequantizeLinear(
+        classic<int8_t>(b, I8, {8, 4, 3, 3}, filter), classic<float>(b, F32, {1, 1, 1, 1}, {0.01f}),
+        classic<int8_t>(b, I8, {1, 1, 1, 1}, {0}));
+    const MLOperand bias = b.dequantizeLinear(
+        classic<int32_t>(b, MLOperandDataType::Int32, {8},
+                         {-300, -200, -100, 0, 100, 200, 300, 400}),
+        classic<float>(b, F32, {8},
+                       {0.0005f, 0.0005f, 0.0005f, 0.0005f, 0.001f, 0.001f, 0.001f, 0.001f}),
+        classic<int32_t>(b, MLOperandDataType::Int32, {8}, {0, 0, 0, 0, 0, 0, 0, 0}));
+    const MLOperand y = b.conv2d(b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero),
+                                 dequantizedFilter, {.padding = {1, 1, 1, 1}, .bias = bias});
+    return b.build({{"y", y}});
+  };
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraph graph = build(context);
+  bool fused = false;
+  for (const auto& step : planOf(graph).steps) {
+    fused = fused || step.types == "dequantizeLinear+dequantizeLinear+dequantizeLinear+conv2d";
+  }
+  EXPECT_TRUE(fused);
+  std::vector<float> x(4 * 25);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.7f) * 5.0f;
+  MLContext reference = createContext({.backend = "reference"});
+  expectNear(testing::runFloat(context, graph, {{"x", x}}, "y"),
+             testing::runFloat(reference, build(reference), {{"x", x}}, "y"));
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -142,6 +142,7 @@ class PlanCompiler {
       inputs[1] = q.weights;
       inputs.insert(inputs.end(),
                     {q.inputScale, q.inputZeroPoint, q.weightsScale, q.weightsZeroPoint});
+      if (q.bias) inputs.insert(inputs.end(), {q.bias->values, q.bias->scale, q.bias->zeroPoint});
       if (chain->quantizedOutput) {
         inputs.insert(inputs.end(),
                       {chain->quantizedOutput->scale, chain->quantizedOutput->zeroPoint});
@@ -175,7 +176,11 @@ class PlanCompiler {
     PlanStep step;
     step.operations = {static_cast<uint32_t>(index)};
     step.types = std::string(graph::specName(operation.type));
-    if (chain && chain->quantized) step.types = "dequantizeLinear+dequantizeLinear+" + step.types;
+    if (chain && chain->quantized) {
+      step.types = (chain->quantized->bias ? "dequantizeLinear+dequantizeLinear+dequantizeLinear+"
+                                           : "dequantizeLinear+dequantizeLinear+") +
+                   step.types;
+    }
     step.label = operation.label;
     step.reads = inputs;
     step.fallbackReason = std::move(fallbackReason);
@@ -275,14 +280,17 @@ class PlanCompiler {
           const std::optional<QuantizedOutput> output = chain.quantizedOutput;
           chain.quantized.reset();
           chain.quantizedOutput.reset();
+          std::vector<size_t> dequantizers{q.inputDequantize, q.weightsDequantize};
+          if (q.bias) dequantizers.push_back(q.bias->dequantize);
+          std::sort(dequantizers.begin(), dequantizers.end());
           std::erase_if(chain.operations, [&](size_t operation) {
-            return operation == q.inputDequantize || operation == q.weightsDequantize ||
+            return std::find(dequantizers.begin(), dequantizers.end(), operation) !=
+                       dequantizers.end() ||
                    (output && operation == output->operation);
           });
           const std::string why = std::string(graph::specName(ir_.operations[anchor].type)) +
                                   " on its quantized operands: " + whyNot;
-          for (size_t dequantize : {std::min(q.inputDequantize, q.weightsDequantize),
-                                    std::max(q.inputDequantize, q.weightsDequantize)}) {
+          for (size_t dequantize : dequantizers) {
             fusion_.anchorOf[dequantize] = -1;
             plan_.operations[dequantize].notFused = why;
             compileOperation(dequantize, nullptr);

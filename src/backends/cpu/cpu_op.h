@@ -77,6 +77,13 @@ struct QuantizedOperands {
   // element or one per output channel (the constants themselves where the graph reshapes them; a
   // zero point other than 0 is seen only when the constants are in).
   graph::OperandId weights = 0, weightsScale = 0, weightsZeroPoint = 0;
+  // conv2d's bias when it is dequantizeLinear(int32 constant, constant scale and zero point) read
+  // by the conv2d alone (a QDQ model's bias): computed once when the constants are in.
+  struct Bias {
+    size_t dequantize = 0;  // the operation
+    graph::OperandId values = 0, scale = 0, zeroPoint = 0;
+  };
+  std::optional<Bias> bias{};
 };
 // The quantizeLinear that ends a quantized chain (into uint8, one classic scale and zero point):
 // the step writes the quantized values (the next layer's input) instead of float32 ones.

@@ -332,7 +332,29 @@ std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
       return std::nullopt;
     }
     if (attributes.bias && !isFloat32(ir, *attributes.bias)) return std::nullopt;
-    return quantizedOperandsOf(ir, anchor, index, 0);
+    auto q = quantizedOperandsOf(ir, anchor, index, 0);
+    // A bias dequantized from int32 constants (scale and zero point of one element or one per
+    // channel, like the filter's).
+    size_t dequantize = 0;
+    if (q && attributes.bias && anchor.inputs.size() > 2 &&
+        soleDequantizer(ir, *attributes.bias, index, dequantize)) {
+      const graph::Operation& operation = ir.operations[dequantize];
+      const auto scale = constantBehindReshapes(ir, operation.inputs[1]);
+      const auto zeroPoint = constantBehindReshapes(ir, operation.inputs[2]);
+      const uint64_t channels = ir.descriptor(*attributes.bias).elementCount();
+      auto countFits = [&](graph::OperandId id) {
+        const uint64_t count = ir.descriptor(id).elementCount();
+        return count == 1 || count == channels;
+      };
+      if (isConstant(ir, operation.inputs[0]) &&
+          ir.descriptor(operation.inputs[0]).dataType == MLOperandDataType::Int32 && scale &&
+          zeroPoint && isFloat32(ir, *scale) &&
+          ir.descriptor(*zeroPoint).dataType == MLOperandDataType::Int32 && countFits(*scale) &&
+          countFits(*zeroPoint)) {
+        q->bias = QuantizedOperands::Bias{dequantize, operation.inputs[0], *scale, *zeroPoint};
+      }
+    }
+    return q;
   }
   if (anchor.type == graph::OpType::Matmul && ir.descriptor(anchor.inputs[1]).shape.size() == 2 &&
       ir.descriptor(anchor.inputs[0]).shape.size() >= 2) {
@@ -354,8 +376,13 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     if (auto quantized = quantizedAnchorOf(ir, anchor, i);
         quantized && plan.anchorOf[quantized->inputDequantize] < 0 &&
         plan.anchorOf[quantized->weightsDequantize] < 0) {
-      chain.operations = {std::min(quantized->inputDequantize, quantized->weightsDequantize),
-                          std::max(quantized->inputDequantize, quantized->weightsDequantize)};
+      chain.operations = {quantized->inputDequantize, quantized->weightsDequantize};
+      if (quantized->bias && plan.anchorOf[quantized->bias->dequantize] < 0) {
+        chain.operations.push_back(quantized->bias->dequantize);
+      } else {
+        quantized->bias.reset();
+      }
+      std::sort(chain.operations.begin(), chain.operations.end());
       chain.quantized = quantized;
     }
     graph::OperandId value = anchor.outputs[0];

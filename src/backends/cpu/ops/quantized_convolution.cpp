@@ -4,11 +4,13 @@
 // stays 0 in the dequantized values, as in the graph); the filter is packed, with the
 // compensation oneDNN keeps beside it, when its bytes are in, and stays 8-bit. The int32 sums
 // become float32 through per-channel post-ops: a multiply by input scale x filter scale (a vector
-// computed when the constants are in), then the bias, then the chain's post-ops, then a
+// computed when the constants are in), then the bias (dequantized once when it is a QDQ model's
+// int32 one), then the chain's post-ops, then a
 // quantizeLinear that follows into uint8 (the next layer's input) as division, rounding and
 // zero-point post-ops on a uint8 destination.
 // oneDNN has no filter zero points: a filter whose zero point is not 0 (seen only when the
-// constants are in) runs on a float32 convolution of the dequantized values instead, made then.
+// constants are in) runs on a float32 convolution of the dequantized values instead, made then;
+// so does a convolution for which oneDNN has only its reference int8 implementation.
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -90,10 +92,9 @@ class QuantizedConvolutionOp final : public CpuOp {
         context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
     primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
         descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
-    const std::string name = implementationOf(primitiveDesc_);
-    if (name.rfind("ref", 0) == 0) {
-      throw dnnl::error(dnnl_unimplemented, "only oneDNN's reference int8 convolution");
-    }
+    // Only oneDNN's reference int8 convolution (a 1x1 image's squeeze-and-excitation layers):
+    // the float path, on the dequantized filter.
+    referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
     primitive_ = dnnl::convolution_forward(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
@@ -110,8 +111,10 @@ class QuantizedConvolutionOp final : public CpuOp {
           dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
-    packedWeights_ =
-        context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    if (!referenceOnly_) {
+      packedWeights_ =
+          context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    }
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
@@ -121,7 +124,21 @@ class QuantizedConvolutionOp final : public CpuOp {
     const auto channels = static_cast<size_t>(outputChannels_);
     multipliersOf(inputScale_, scales, count, channels, multipliers_);
     postOps_.prepare(tensors);
-    if (weightZeroPointsAreZero(zeroPoints, count)) {
+    if (q_.bias) {  // a dequantized int32 bias: computed once
+      const auto* values = static_cast<const int32_t*>(dataOf(tensors, q_.bias->values));
+      const auto* biasScales = static_cast<const float*>(dataOf(tensors, q_.bias->scale));
+      const auto* biasZeros = static_cast<const int32_t*>(dataOf(tensors, q_.bias->zeroPoint));
+      const bool perChannelScale = tensors[q_.bias->scale].elementCount() > 1;
+      const bool perChannelZero = tensors[q_.bias->zeroPoint].elementCount() > 1;
+      biasValues_.resize(channels);
+      for (size_t c = 0; c < channels; ++c) {
+        biasValues_[c] =
+            static_cast<float>((static_cast<double>(values[c]) -
+                                static_cast<double>(biasZeros[perChannelZero ? c : 0])) *
+                               static_cast<double>(biasScales[perChannelScale ? c : 0]));
+      }
+    }
+    if (!referenceOnly_ && weightZeroPointsAreZero(zeroPoints, count)) {
       floatPath_.reset();
       packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
@@ -158,9 +175,10 @@ class QuantizedConvolutionOp final : public CpuOp {
       addQuantizeOutputArguments(divisionPosition_, 4, outputQuantization, engine_, arguments);
     }
     if (bias_) {
-      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
-                        memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
-                               dataOf(tensors, *bias_)));
+      arguments.emplace(
+          DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
+          memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
+                 q_.bias ? static_cast<void*>(biasValues_.data()) : dataOf(tensors, *bias_)));
     }
     addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
@@ -228,7 +246,9 @@ class QuantizedConvolutionOp final : public CpuOp {
         attributes, engine_);
     path->primitive = dnnl::convolution_forward(path->primitiveDesc);
     // The dequantized filter, plain, then in the primitive's layout.
-    const auto* filter = static_cast<const int8_t*>(dataOf(tensors, q_.weights));
+    std::vector<int8_t> unpacked;
+    const int8_t* filter = plainInt8Weights(tensors, q_.weights, packedWeights_.get(),
+                                            plainWeightsDesc_, engine_, unpacked);
     const uint64_t elements = plainWeightsDesc_.get_size();
     const uint64_t perChannel = elements / static_cast<uint64_t>(outputChannels_);
     std::vector<float> plain(elements);
@@ -279,7 +299,8 @@ class QuantizedConvolutionOp final : public CpuOp {
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
   float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
-  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
+  int divisionPosition_ = -1;   // its division post-op, or -1 (a float32 destination)
+  bool referenceOnly_ = false;  // oneDNN offers only its reference int8 implementation
   memory::dim outputChannels_ = 0;
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
   memory::desc inputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
@@ -292,6 +313,7 @@ class QuantizedConvolutionOp final : public CpuOp {
   bool blockedOutput_ = false;
   std::shared_ptr<PackedConstant> packedWeights_;
   std::vector<float> multipliers_;  // input scale x filter scale, per output channel
+  std::vector<float> biasValues_;   // a dequantized int32 bias (QuantizedOperands::bias)
   std::unique_ptr<FloatPath> floatPath_;
 };
 

@@ -7,7 +7,8 @@
 // chain's post-ops (a bias add, an activation), then a quantizeLinear that follows into uint8
 // (the next layer's input) as division, rounding and zero-point post-ops on a uint8 destination.
 // A B zero point other than 0 (seen only when the constants are in): a float32 matmul of the
-// dequantized values, made then.
+// dequantized values, made then; so does a matmul for which oneDNN has only its reference int8
+// implementation.
 #include <vector>
 
 #include "backends/cpu/cpu_op.h"
@@ -69,12 +70,13 @@ class QuantizedMatmulOp final : public CpuOp {
         DataType::s8);
     primitiveDesc_ = dnnl::matmul::primitive_desc(
         dnnl::matmul::desc(inputDesc_, anyWeights, dstDesc_), attributes_, engine_);
-    if (implementationOf(primitiveDesc_).rfind("ref", 0) == 0) {
-      throw dnnl::error(dnnl_unimplemented, "only oneDNN's reference int8 matmul");
-    }
+    // Only oneDNN's reference int8 matmul: the float path, on the dequantized B.
+    referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
     primitive_ = dnnl::matmul(primitiveDesc_);
-    packedWeights_ =
-        context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    if (!referenceOnly_) {
+      packedWeights_ =
+          context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    }
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
@@ -83,7 +85,7 @@ class QuantizedMatmulOp final : public CpuOp {
     const size_t count = tensors[q_.weightsScale].elementCount();
     multipliersOf(inputScale_, scales, count, static_cast<size_t>(columns_), multipliers_);
     postOps_.prepare(tensors);
-    if (weightZeroPointsAreZero(zeroPoints, count)) {
+    if (!referenceOnly_ && weightZeroPointsAreZero(zeroPoints, count)) {
       floatPath_.reset();
       packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
@@ -169,7 +171,9 @@ class QuantizedMatmulOp final : public CpuOp {
                            withDataType(dstDesc_, DataType::f32)),
         attributes, engine_);
     path->primitive = dnnl::matmul(path->primitiveDesc);
-    const auto* weights = static_cast<const int8_t*>(dataOf(tensors, q_.weights));
+    std::vector<int8_t> unpacked;
+    const int8_t* weights = plainInt8Weights(tensors, q_.weights, packedWeights_.get(),
+                                             plainWeightsDesc_, engine_, unpacked);
     const auto columns = static_cast<uint64_t>(columns_);
     std::vector<float> plain(static_cast<size_t>(bDims[0] * bDims[1]));
     for (uint64_t i = 0; i < plain.size(); ++i) {
@@ -194,7 +198,8 @@ class QuantizedMatmulOp final : public CpuOp {
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
   float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
-  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
+  int divisionPosition_ = -1;   // its division post-op, or -1 (a float32 destination)
+  bool referenceOnly_ = false;  // oneDNN offers only its reference int8 implementation
   memory::dim columns_ = 0;
   memory::desc inputDesc_, plainWeightsDesc_, dstDesc_;
   dnnl::primitive_attr attributes_;

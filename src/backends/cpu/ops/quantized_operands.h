@@ -103,4 +103,23 @@ inline void saturateToUint8(const float* values, uint64_t count, uint8_t* out) {
   }
 }
 
+// The int8 weights in their descriptor's layout (the float path dequantizes them): the graph's
+// plain bytes, or, when the weights were packed on arrival and no plain copy exists, the packed
+// ones reordered back into `scratch`.
+inline const int8_t* plainInt8Weights(const DispatchTensors& tensors, graph::OperandId id,
+                                      const PackedConstant* packed,
+                                      const dnnl::memory::desc& plainDesc,
+                                      const dnnl::engine& engine, std::vector<int8_t>& scratch) {
+  if (!packed || packed->mode() != PackedConstant::Mode::OnArrival) {
+    return tensors[id].as<const int8_t>();
+  }
+  scratch.resize(plainDesc.get_size());
+  dnnl::memory plain(plainDesc, engine, scratch.data());
+  dnnl::memory source = packed->memory();
+  dnnl::stream stream(engine);
+  dnnl::reorder(source, plain).execute(stream, source, plain);
+  stream.wait();
+  return scratch.data();
+}
+
 }  // namespace webnn::cpu
