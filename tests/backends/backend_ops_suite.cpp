@@ -1428,6 +1428,30 @@ void addQuantizationAndRecurrentCases() {
                         {.padding = {1, 1, 1, 1}, .groups = 16});
       },
       {T::Float32});
+  // A quantized convolution's float32 result quantized into int8 by a quantizeLinear of its own
+  // step (not fused: int8), which reads it in the primitive's layout and hands the next quantized
+  // convolution int8 in that layout.
+  add("conv2d on quantized operands, int8 between two", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        auto filter = [&](uint32_t out, uint32_t in) {
+          return g.dequantizeLinear(
+              b.constant(T::Int8, {out, in, 3, 3}, {-127, 127}),
+              b.constant(t, {out, 1, 1, 1}, {0.001, 0.02}),
+              b.values(T::Int8, {out, 1, 1, 1}, std::vector<double>(out, 0.0)));
+        };
+        const MLOperand s1 = b.values(t, {}, {0.03});
+        const MLOperand z1 = b.values(T::Uint8, {}, {110});
+        const MLOperand first =
+            g.conv2d(g.dequantizeLinear(
+                         g.quantizeLinear(b.input(t, {1, 16, 9, 11}, {-3, 3}), s1, z1), s1, z1),
+                     filter(16, 16), {.padding = {1, 1, 1, 1}});
+        const MLOperand s2 = b.values(t, {}, {0.05});
+        const MLOperand z2 = b.values(T::Int8, {}, {-4});
+        return g.conv2d(g.dequantizeLinear(g.quantizeLinear(first, s2, z2), s2, z2), filter(16, 16),
+                        {.padding = {1, 1, 1, 1}});
+      },
+      {T::Float32});
   // A scalar multiply-add after the quantized convolution (an element-wise linear post-op) and
   // then the quantizeLinear: the quantization must not be a second linear post-op (oneDNN 2.6
   // runs two wrong).

@@ -16,13 +16,22 @@ namespace webnn::cpu {
 namespace {
 
 // A blocked activation reordered to its descriptor's plain layout, for consumers that read plain.
+// A plain row-major descriptor of `dims` with the element type of `blocked` (float32, or the
+// uint8 a quantized step writes).
+dnnl::memory::desc plainDescLike(const dnnl::memory::desc& blocked,
+                                 const dnnl::memory::dims& dims) {
+  dnnl_memory_desc_t plain = plainFloat32Desc(dims).data;
+  plain.data_type = blocked.data.data_type;
+  return dnnl::memory::desc(plain);
+}
+
 class ToPlainOp final : public CpuOp {
  public:
   ToPlainOp(const dnnl::engine& engine, const dnnl::memory::desc& blocked,
             const MLOperandDescriptor& descriptor, graph::OperandId from, graph::OperandId to)
       : engine_(engine),
         blocked_(blocked),
-        plain_(plainFloat32Desc(dimsOf(descriptor.shape))),
+        plain_(plainDescLike(blocked, dimsOf(descriptor.shape))),
         from_(from),
         to_(to),
         primitiveDesc_(engine, blocked_, engine, plain_),
@@ -110,8 +119,18 @@ class PlanCompiler {
   bool consumersReadBlocked(graph::OperandId id) const {
     if (ir_.isGraphOutput(id)) return false;
     for (uint32_t consumer : ir_.consumersOf(id)) {
-      // A fused consumer reads it as a post-op operand (any layout) or is not reached here.
-      if (fusion_.anchorOf[consumer] >= 0) continue;
+      if (fusion_.anchorOf[consumer] >= 0) {
+        // The input dequantizeLinear of a quantized conv2d: the conv2d reads the quantized
+        // tensor, in the layout its primitive wants when the producer wrote that one.
+        const auto anchor = static_cast<size_t>(fusion_.anchorOf[consumer]);
+        const auto& chain = fusion_.chains[anchor];
+        if (chain && chain->quantized && chain->quantized->inputDequantize == consumer &&
+            ir_.operations[anchor].type == graph::OpType::Conv2d) {
+          return true;
+        }
+        // Otherwise it reads it as a post-op operand (any layout) or is not reached here.
+        continue;
+      }
       if (cpuOpEntry(ir_.operations[consumer].type).readsBlockedLayouts) return true;
     }
     return false;

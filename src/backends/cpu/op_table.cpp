@@ -140,7 +140,8 @@ constexpr CpuOpEntry entryOf(OpType type) {
       return kReduction;
     case OpType::Resample2d:  // linear: float32; nearest: any whole-byte type
       return {createResampleOp, kWholeBytes};
-    case OpType::QuantizeLinear:
+    case OpType::QuantizeLinear:  // per tensor: any unpadded layout, kept (quantization.cpp)
+      return {createQuantizationOp, kFloat32, true};
     case OpType::DequantizeLinear:
       return {createQuantizationOp, kFloat32};
     case OpType::Lstm:

@@ -129,6 +129,10 @@ class QuantizationOp final : public CpuOp {
     });
   }
   std::string implementation() const override { return "cpu quantization kernel"; }
+  std::optional<dnnl::memory::desc> outputLayout() const override { return outputLayout_; }
+  void setOutputLayout(std::optional<dnnl::memory::desc> layout) {
+    outputLayout_ = std::move(layout);
+  }
 
  private:
   // Calls out[i] = f(in[i], scale[s], zeroPoint[s]) with s the blockwise scale offset of i.
@@ -178,6 +182,7 @@ class QuantizationOp final : public CpuOp {
     }
   }
 
+  std::optional<dnnl::memory::desc> outputLayout_;  // the blocked input's, in 8 bits
   bool quantize_;
   bool perTensor_ = false;  // one scale and zero point for every element
   int64_t elements_ = 1;
@@ -201,7 +206,27 @@ std::unique_ptr<CpuOp> createQuantizationOp(const OpCompileContext& context) {
   const MLOperandDataType floatSide =
       operation.type == OpType::QuantizeLinear ? input.dataType : output.dataType;
   if (floatSide != MLOperandDataType::Float32) return nullptr;
-  return std::make_unique<QuantizationOp>(context);
+  // A blocked input (a quantized step's float32 result in its primitive's layout): quantized per
+  // tensor into 8 bits, element for element in that layout when it has no padding, for a
+  // consumer that reads it so (the next quantized conv2d); else the compiler hands it plain.
+  std::optional<dnnl::memory::desc> layout;
+  if (const dnnl::memory::desc* blocked = context.layoutOf(operation.inputs[0])) {
+    const dnnl_memory_desc_t& d = blocked->data;
+    bool unpadded = d.format_kind == dnnl_blocked && d.offset0 == 0;
+    for (int i = 0; unpadded && i < d.ndims; ++i) unpadded = d.padded_dims[i] == d.dims[i];
+    if (operation.type != OpType::QuantizeLinear || context.plainOutput || !unpadded ||
+        scale.elementCount() != 1 ||
+        (zeroPoint.dataType != MLOperandDataType::Uint8 &&
+         zeroPoint.dataType != MLOperandDataType::Int8)) {
+      return nullptr;
+    }
+    dnnl_memory_desc_t quantized = d;
+    quantized.data_type = zeroPoint.dataType == MLOperandDataType::Uint8 ? dnnl_u8 : dnnl_s8;
+    layout = dnnl::memory::desc(quantized);
+  }
+  auto op = std::make_unique<QuantizationOp>(context);
+  op->setOutputLayout(layout);
+  return op;
 }
 
 }  // namespace webnn::cpu

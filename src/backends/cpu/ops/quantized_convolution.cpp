@@ -48,7 +48,11 @@ class QuantizedConvolutionOp final : public CpuOp {
     const DataType inputType = context.descriptor(q_.input).dataType == MLOperandDataType::Uint8
                                    ? DataType::u8
                                    : DataType::s8;
-    inputDesc_ = memory::desc(srcDims, inputType, Tag::nchw);
+    // The input as its producer wrote it: plain nchw, or the blocked layout of a quantized step
+    // before (uint8 activations passed on in the primitives' layout).
+    plainInputDesc_ = memory::desc(srcDims, inputType, Tag::nchw);
+    const memory::desc* inputLayout = context.layoutOf(q_.input);
+    inputDesc_ = inputLayout ? *inputLayout : plainInputDesc_;
     const memory::dim groups = attributes.groups;
     outputChannels_ = dstDims_[1];
     if (groups == 1) {
@@ -271,11 +275,21 @@ class QuantizedConvolutionOp final : public CpuOp {
 
   void runFloatPath(dnnl::stream& stream, const DispatchTensors& tensors,
                     std::unordered_map<int, memory> arguments) const {
-    const uint64_t elements = inputDesc_.get_size();
+    // The quantized input in plain nchw (reordered from a blocked producer's layout), dequantized.
+    const auto* quantized = static_cast<const std::byte*>(dataOf(tensors, q_.input));
+    std::vector<std::byte> plain;
+    if (inputDesc_ != plainInputDesc_) {
+      plain.resize(plainInputDesc_.get_size());
+      memory blocked(inputDesc_, engine_, const_cast<std::byte*>(quantized));
+      memory destination(plainInputDesc_, engine_, plain.data());
+      dnnl::reorder(blocked, destination).execute(stream, blocked, destination);
+      stream.wait();
+      quantized = plain.data();
+    }
+    const uint64_t elements = plainInputDesc_.get_size();
     std::vector<float> input(elements);
-    dequantizeInput(static_cast<const std::byte*>(dataOf(tensors, q_.input)),
-                    inputDesc_.data_type() == DataType::u8, elements, inputZeroPoint_, inputScale_,
-                    input.data());
+    dequantizeInput(quantized, plainInputDesc_.data_type() == DataType::u8, elements,
+                    inputZeroPoint_, inputScale_, input.data());
     arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input.data()));
     arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
     // A uint8 destination: the float32 result in the same layout, saturated after.
@@ -303,7 +317,7 @@ class QuantizedConvolutionOp final : public CpuOp {
   bool referenceOnly_ = false;  // oneDNN offers only its reference int8 implementation
   memory::dim outputChannels_ = 0;
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
-  memory::desc inputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
+  memory::desc inputDesc_, plainInputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
   dnnl::primitive_attr attributes_;
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
