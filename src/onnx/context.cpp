@@ -102,8 +102,9 @@ MLOperand Context::operand(const std::string& name) {
       fail("weight " + quoteName(name) + " has ONNX type " + onnxTypeName(v.onnxType) +
            ", which WebNN has no type for");
     }
-    MLOperandDescriptor descriptor{*type, toWebnnShape(v.shape, *this)};
-    v.operand = builder.constant(descriptor, MLConstantOptions{name});
+    // The weight's own description: the ONNX tensor's, except where a mapping reads its bytes as
+    // another type (a 4-bit MatMulNBits' B, described as uint4 before the walk).
+    v.operand = builder.constant(v.weight->descriptor(), MLConstantOptions{name});
     weightBytes += v.weight->byteLength;
     ++weightCount;
     return *v.operand;

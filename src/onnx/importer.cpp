@@ -71,9 +71,9 @@ void checkSupport(const ::onnx::GraphProto& graph, int64_t opset, const std::str
   const auto& table = opTable();
   const auto& folds = foldTable();
   for (const auto& node : graph.node()) {
-    const bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    const std::string type = defaultDomain ? node.op_type() : node.domain() + ":" + node.op_type();
-    const auto it = defaultDomain ? table.find(node.op_type()) : table.end();
+    const bool defaultDomain = isDefaultDomain(node);
+    const std::string type = opKey(node);
+    const auto it = table.find(type);
     if (it == table.end()) {
       if (!defaultDomain || !folds.count(node.op_type())) ++ops[type];
       continue;
@@ -405,7 +405,7 @@ void importNode(Context& c, const ::onnx::NodeProto& node, ImportedModel& result
       return;
     }
   }
-  const bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  const bool defaultDomain = isDefaultDomain(node);
   auto fold = folds.find(node.op_type());
   bool foldable = defaultDomain && fold != folds.end();
   for (size_t i = 0; foldable && i < c.inputCount(); ++i) foldable = c.isSmallKnown(i);
@@ -414,7 +414,7 @@ void importNode(Context& c, const ::onnx::NodeProto& node, ImportedModel& result
     ++result.foldedNodeCount;
     return;
   }
-  auto it = defaultDomain ? table.find(node.op_type()) : table.end();
+  auto it = table.find(opKey(node));
   if (it == table.end()) {
     if (!defaultDomain || fold == folds.end())  // (in a subgraph: not checked before)
       c.fail("the ONNX importer does not support this op");
@@ -435,6 +435,56 @@ void importNode(Context& c, const ::onnx::NodeProto& node, ImportedModel& result
     throw Error(e.kind(), c.where() + ": " + e.message());
   }
   ++result.nodeCount;
+}
+
+// A 4-bit MatMulNBits reads its B as uint4 [N, n_blocks, block_size], the same bytes as the file's
+// uint8 [N, n_blocks, blob_size] (matMulNBitsPackedWeight). Where every use of a weight is as B of
+// such nodes of the main graph, agreeing on that view and on its byte length, its entry is
+// described so: it stays a hollow constant, streamed (or mapped) from the file like any other.
+// A weight used otherwise as well keeps its ONNX description (the mapping then reads it at import).
+void describePackedWeights(const ::onnx::GraphProto& graph, std::vector<WeightEntry>& entries) {
+  std::map<std::string, const ::onnx::TensorProto*> tensors;
+  for (const auto& t : graph.initializer()) tensors[t.name()] = &t;
+  for (const auto& node : graph.node()) {
+    if (node.op_type() != "Constant" || node.output_size() < 1 || !isDefaultDomain(node)) continue;
+    if (const auto* a = findAttribute(node, "value")) tensors[node.output(0)] = &a->t();
+  }
+  // Names read by anything else: other inputs, subgraphs (at any depth), the graph's outputs.
+  std::set<std::string> otherUses;
+  std::function<void(const ::onnx::GraphProto&, bool)> walk = [&](const ::onnx::GraphProto& g,
+                                                                  bool top) {
+    for (const auto& node : g.node()) {
+      const bool nBits = top && opKey(node) == "com.microsoft:MatMulNBits";
+      for (int i = 0; i < node.input_size(); ++i) {
+        if (!(nBits && i == 1)) otherUses.insert(node.input(i));
+      }
+      for (const auto& a : node.attribute()) {
+        if (a.has_g()) walk(a.g(), false);
+        for (const auto& sub : a.graphs()) walk(sub, false);
+      }
+    }
+    for (const auto& output : g.output()) otherUses.insert(output.name());
+  };
+  walk(graph, true);
+  std::map<std::string, std::optional<MLOperandDescriptor>> views;  // nullopt: no common view
+  for (const auto& node : graph.node()) {
+    if (opKey(node) != "com.microsoft:MatMulNBits" || node.input_size() < 2) continue;
+    const std::string& name = node.input(1);
+    auto t = tensors.find(name);
+    if (name.empty() || otherUses.count(name) || t == tensors.end()) continue;
+    const auto view = matMulNBitsPackedWeight(
+        node, t->second->data_type(),
+        std::vector<int64_t>(t->second->dims().begin(), t->second->dims().end()));
+    auto [it, added] = views.emplace(name, view);
+    if (!added && it->second != view) it->second = std::nullopt;
+  }
+  for (auto& entry : entries) {
+    auto it = views.find(entry.info.name);
+    if (it == views.end() || !it->second || !entry.info.supported) continue;
+    if (it->second->byteLength() != entry.info.byteLength) continue;
+    entry.info.dataType = it->second->dataType;
+    entry.info.shape = it->second->shape;
+  }
 }
 
 }  // namespace
@@ -479,6 +529,7 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
       }
     }
   }
+  describePackedWeights(graph, entries);
   checkWeightLimits(entries, options, path);
   ImportedModel result;
   result.weights = makeModelWeightSource(path, std::move(entries), reader);

@@ -27,6 +27,14 @@ const OpTable& opTable() {
   return table;
 }
 
+bool isDefaultDomain(const ::onnx::NodeProto& node) {
+  return node.domain().empty() || node.domain() == "ai.onnx";
+}
+
+std::string opKey(const ::onnx::NodeProto& node) {
+  return isDefaultDomain(node) ? node.op_type() : node.domain() + ":" + node.op_type();
+}
+
 const ::onnx::AttributeProto* findAttribute(const ::onnx::NodeProto& node,
                                             const std::string& name) {
   for (const auto& a : node.attribute()) {

@@ -23,6 +23,20 @@ using FoldTable = std::unordered_map<std::string, void (*)(Context&)>;
 const OpTable& opTable();
 const FoldTable& foldTable();
 
+// A node of the default domain ("" or "ai.onnx").
+bool isDefaultDomain(const ::onnx::NodeProto& node);
+// The node's key in the op table: its op type in the default domain, "domain:OpType" in another
+// (ONNX Runtime's contrib ops: "com.microsoft:MatMulNBits").
+std::string opKey(const ::onnx::NodeProto& node);
+
+// com.microsoft MatMulNBits with bits=4 reads its B (uint8 [N, n_blocks, blob_size] in the file)
+// as WebNN uint4 [N, n_blocks, block_size]: the same bytes, two values a byte, low nibble first.
+// That descriptor for `node` and a B of ONNX type `type` and `dims`, or nullopt when the node is
+// no 4-bit MatMulNBits or its attributes and B's dims disagree (its mapping then says why).
+std::optional<MLOperandDescriptor> matMulNBitsPackedWeight(const ::onnx::NodeProto& node,
+                                                           int32_t type,
+                                                           const std::vector<int64_t>& dims);
+
 // One file per op family adds its mappings.
 void addElementwiseOps(OpTable&);
 void addActivationOps(OpTable&);

@@ -53,6 +53,21 @@ void ModelMaker::ints(const std::string& name, const std::vector<int64_t>& value
   t->set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * 8));
 }
 
+void ModelMaker::raw(const std::string& name, int32_t type, const std::vector<int64_t>& shape,
+                     const std::string& bytes) {
+  auto* t = model.mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(type);
+  for (int64_t d : shape) t->add_dims(d);
+  t->set_raw_data(bytes);
+}
+
+void ModelMaker::opset(const std::string& domain, int64_t version) {
+  auto* o = model.add_opset_import();
+  o->set_domain(domain);
+  o->set_version(version);
+}
+
 void ModelMaker::externalFloats(const std::string& name, const std::vector<int64_t>& shape,
                                 const std::string& location, uint64_t offset, uint64_t length) {
   auto* t = model.mutable_graph()->add_initializer();

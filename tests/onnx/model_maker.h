@@ -19,6 +19,11 @@ class ModelMaker {
   void floats(const std::string& name, const std::vector<int64_t>& shape,
               const std::vector<float>& values);
   void ints(const std::string& name, const std::vector<int64_t>& values);
+  // An initializer of ONNX type `type` with `bytes` as its raw_data (little-endian elements).
+  void raw(const std::string& name, int32_t type, const std::vector<int64_t>& shape,
+           const std::string& bytes);
+  // Imports `version` of operator set `domain` (e.g. "com.microsoft" for ONNX Runtime's ops).
+  void opset(const std::string& domain, int64_t version);
   // An initializer in external file `location` (beside the model) at `offset`.
   void externalFloats(const std::string& name, const std::vector<int64_t>& shape,
                       const std::string& location, uint64_t offset, uint64_t length);
