@@ -26,7 +26,8 @@ struct TensorInfo {
   MLOperandDataType dataType = MLOperandDataType::Uint8;
   // Row-major (WebNN order), outermost dimension first, whatever order the file lists them in.
   std::vector<uint32_t> shape{};
-  // Absolute offset of the first byte, in the file WeightSource::filePath() names.
+  // Absolute offset of the first byte, in the file WeightSource::filePath() names (for a derived
+  // tensor, of the file's tensor it is computed from: see `derived`).
   uint64_t byteOffset = 0;
   uint64_t byteLength = 0;
 
@@ -37,6 +38,16 @@ struct TensorInfo {
   // `unsupportedReason` (a NotSupportedError naming the tensor and the type).
   bool supported = true;
   std::string unsupportedReason{};
+  // True when the file does not hold the tensor's bytes as WebNN lays them out: read() computes
+  // them from the file's bytes, range by range. A GGUF q4_0 or q8_0 tensor "X" is listed as three
+  // derived tensors: "X" (the quantized values; q4_0: uint4, repacked to WebNN's two per byte,
+  // element 2i in the low nibble of byte i; q8_0: int8), "X.scale" (float32, one per block of 32
+  // along the innermost dimension: ggml's float16 scales, widened exactly) and "X.zero_point"
+  // (uint4 all 8 or int8 all 0, the same shape), the operands of dequantizeLinear. Their byteLength
+  // is the WebNN byte length; byteOffset is the first byte of the file's tensor they are computed
+  // from (the three share it, and fileDataType, "q4_0" or "q8_0"). A loader never maps a derived
+  // tensor's range.
+  bool derived = false;
 
   MLOperandDescriptor descriptor() const { return {dataType, shape}; }
 };
@@ -85,17 +96,19 @@ class WEBNN_EXPORT WeightSource {
   const std::vector<TensorInfo>& tensors() const { return tensors_; }
   // The tensor named `name`, or nullptr.
   const TensorInfo* find(std::string_view name) const;
-  // Sum of the byte lengths of all tensors.
+  // Sum of the byte lengths of all tensors (a derived tensor's WebNN byte length).
   uint64_t totalBytes() const { return totalBytes_; }
 
   // Reads `destination.size()` bytes of tensor `t` (one of tensors()), starting `offsetInTensor`
-  // bytes into it, straight into `destination` (a pread loop, no intermediate buffer).
+  // bytes into it, straight into `destination` (a pread loop, no intermediate buffer; a derived
+  // tensor is computed from the file's bytes through a bounded one).
   // Thread-safe. Throws TypeError when `t` is not a tensor of this source or the range is outside
   // it; NotSupportedError when !t.supported; OperationError naming the file, the tensor and the
   // absolute offset when the read fails (EIO, short read, file truncated since open). A failed
   // read can be retried.
   void read(const TensorInfo& t, uint64_t offsetInTensor, std::span<std::byte> destination) const;
   // Same as read(), also for unsupported tensors: their raw bytes, for a caller that converts them.
+  // A derived tensor's bytes are computed as read() computes them.
   void readRaw(const TensorInfo& t, uint64_t offsetInTensor,
                std::span<std::byte> destination) const;
 
@@ -109,8 +122,15 @@ class WEBNN_EXPORT WeightSource {
                std::shared_ptr<FileReader> reader);
 
   // Installs the tensor list after checking it against the file: names unique, every range inside
-  // the file, no two ranges overlapping. Throws DataError naming the file and the tensor(s).
+  // the file, no two ranges overlapping (derived tensors aside: the format checks the ranges they
+  // are computed from). Throws DataError naming the file and the tensor(s).
   void setTensors(std::vector<TensorInfo> tensors);
+
+  // Computes bytes [offsetInTensor, +destination.size()) of the derived tensor `t` (one of
+  // tensors(), the range checked). Formats that list derived tensors override it; the default
+  // throws.
+  virtual void readDerived(const TensorInfo& t, uint64_t offsetInTensor,
+                           std::span<std::byte> destination) const;
 
   FileReader& reader() const { return *reader_; }
 

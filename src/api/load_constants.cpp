@@ -3,7 +3,7 @@
 // backend keeps the file's layout; upload memory or a bounded chunk buffer otherwise) and then
 // committed: one copy. Chunks follow the backend's staging hints (size, writes in flight) and each
 // slot's write granularity. With allowMapping, a constant whose final layout equals the file's
-// adopts a memory map (zero copy).
+// adopts a memory map (zero copy); a derived tensor (TensorInfo::derived) never does.
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -140,6 +140,7 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     const uint64_t fileSize = sized ? static_cast<uint64_t>(status.st_size) : 0;
     for (size_t i = 0; i < plan.size(); ++i) {
       const TensorInfo& tensor = *plan[i].tensor;
+      if (tensor.derived) continue;  // the file does not hold its bytes: they are computed on read
       const uint32_t bits = bitsPerElement(tensor.dataType);
       const uint64_t alignment = std::max<uint64_t>(1, bits / 8);
       if (tensor.byteLength == 0 || tensor.byteOffset % alignment != 0) continue;

@@ -6,10 +6,20 @@
 //                  u64 offset (relative to the data section, a multiple of the alignment)}*,
 //   padding to general.alignment (default 32), then the data section.
 // Strings are a u64 length and that many bytes.
+//
+// q4_0 and q8_0 tensors (ggml-quants.c: blocks of 32 elements along the innermost dimension, a
+// float16 scale d then the quantized values; q4_0: 16 bytes, byte j holding element j in its low
+// nibble and element j + 16 in its high one, value (q - 8) * d; q8_0: 32 int8, value q * d) are
+// listed as the three derived tensors of dequantizeLinear (TensorInfo::derived): "X" (uint4 or
+// int8), "X.scale" (float32) and "X.zero_point" (uint4 8 or int8 0), computed on read from the
+// blocks that cover the requested range, 64 KiB of them at a time.
+#include <algorithm>
 #include <cstring>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
+#include "core/float16.h"
 #include "file_reader.h"
 #include "formats.h"
 
@@ -64,51 +74,53 @@ struct GgmlType {
   const char* name;  // nullptr: no such type (removed or never assigned)
   uint32_t blockElements;
   uint32_t blockBytes;
-  std::optional<MLOperandDataType> webnn;
+  std::optional<MLOperandDataType> webnn;  // the values' type; derived tensors for q4_0 and q8_0
 };
+
+constexpr uint32_t kQuantBlock = 32;  // elements per q4_0 and q8_0 block
 
 // ggml_type, by value: name, elements per block, bytes per block.
 constexpr GgmlType kGgmlTypes[] = {
-    {"f32", 1, 4, MLOperandDataType::Float32},  // 0
-    {"f16", 1, 2, MLOperandDataType::Float16},  // 1
-    {"q4_0", 32, 18, std::nullopt},             // 2
-    {"q4_1", 32, 20, std::nullopt},             // 3
-    {nullptr, 0, 0, std::nullopt},              // 4 (q4_2, removed)
-    {nullptr, 0, 0, std::nullopt},              // 5 (q4_3, removed)
-    {"q5_0", 32, 22, std::nullopt},             // 6
-    {"q5_1", 32, 24, std::nullopt},             // 7
-    {"q8_0", 32, 34, std::nullopt},             // 8
-    {"q8_1", 32, 36, std::nullopt},             // 9
-    {"q2_K", 256, 84, std::nullopt},            // 10
-    {"q3_K", 256, 110, std::nullopt},           // 11
-    {"q4_K", 256, 144, std::nullopt},           // 12
-    {"q5_K", 256, 176, std::nullopt},           // 13
-    {"q6_K", 256, 210, std::nullopt},           // 14
-    {"q8_K", 256, 292, std::nullopt},           // 15
-    {"iq2_xxs", 256, 66, std::nullopt},         // 16
-    {"iq2_xs", 256, 74, std::nullopt},          // 17
-    {"iq3_xxs", 256, 98, std::nullopt},         // 18
-    {"iq1_s", 256, 50, std::nullopt},           // 19
-    {"iq4_nl", 32, 18, std::nullopt},           // 20
-    {"iq3_s", 256, 110, std::nullopt},          // 21
-    {"iq2_s", 256, 82, std::nullopt},           // 22
-    {"iq4_xs", 256, 136, std::nullopt},         // 23
-    {"i8", 1, 1, MLOperandDataType::Int8},      // 24
-    {"i16", 1, 2, std::nullopt},                // 25
-    {"i32", 1, 4, MLOperandDataType::Int32},    // 26
-    {"i64", 1, 8, MLOperandDataType::Int64},    // 27
-    {"f64", 1, 8, std::nullopt},                // 28
-    {"iq1_m", 256, 56, std::nullopt},           // 29
-    {"bf16", 1, 2, std::nullopt},               // 30
-    {nullptr, 0, 0, std::nullopt},              // 31 (q4_0_4_4, removed)
-    {nullptr, 0, 0, std::nullopt},              // 32 (q4_0_4_8, removed)
-    {nullptr, 0, 0, std::nullopt},              // 33 (q4_0_8_8, removed)
-    {"tq1_0", 256, 54, std::nullopt},           // 34
-    {"tq2_0", 256, 66, std::nullopt},           // 35
-    {nullptr, 0, 0, std::nullopt},              // 36 (iq4_nl_4_4, removed)
-    {nullptr, 0, 0, std::nullopt},              // 37 (iq4_nl_4_8, removed)
-    {nullptr, 0, 0, std::nullopt},              // 38 (iq4_nl_8_8, removed)
-    {"mxfp4", 32, 17, std::nullopt},            // 39
+    {"f32", 1, 4, MLOperandDataType::Float32},   // 0
+    {"f16", 1, 2, MLOperandDataType::Float16},   // 1
+    {"q4_0", 32, 18, MLOperandDataType::Uint4},  // 2 (derived tensors)
+    {"q4_1", 32, 20, std::nullopt},              // 3
+    {nullptr, 0, 0, std::nullopt},               // 4 (q4_2, removed)
+    {nullptr, 0, 0, std::nullopt},               // 5 (q4_3, removed)
+    {"q5_0", 32, 22, std::nullopt},              // 6
+    {"q5_1", 32, 24, std::nullopt},              // 7
+    {"q8_0", 32, 34, MLOperandDataType::Int8},   // 8 (derived tensors)
+    {"q8_1", 32, 36, std::nullopt},              // 9
+    {"q2_K", 256, 84, std::nullopt},             // 10
+    {"q3_K", 256, 110, std::nullopt},            // 11
+    {"q4_K", 256, 144, std::nullopt},            // 12
+    {"q5_K", 256, 176, std::nullopt},            // 13
+    {"q6_K", 256, 210, std::nullopt},            // 14
+    {"q8_K", 256, 292, std::nullopt},            // 15
+    {"iq2_xxs", 256, 66, std::nullopt},          // 16
+    {"iq2_xs", 256, 74, std::nullopt},           // 17
+    {"iq3_xxs", 256, 98, std::nullopt},          // 18
+    {"iq1_s", 256, 50, std::nullopt},            // 19
+    {"iq4_nl", 32, 18, std::nullopt},            // 20
+    {"iq3_s", 256, 110, std::nullopt},           // 21
+    {"iq2_s", 256, 82, std::nullopt},            // 22
+    {"iq4_xs", 256, 136, std::nullopt},          // 23
+    {"i8", 1, 1, MLOperandDataType::Int8},       // 24
+    {"i16", 1, 2, std::nullopt},                 // 25
+    {"i32", 1, 4, MLOperandDataType::Int32},     // 26
+    {"i64", 1, 8, MLOperandDataType::Int64},     // 27
+    {"f64", 1, 8, std::nullopt},                 // 28
+    {"iq1_m", 256, 56, std::nullopt},            // 29
+    {"bf16", 1, 2, std::nullopt},                // 30
+    {nullptr, 0, 0, std::nullopt},               // 31 (q4_0_4_4, removed)
+    {nullptr, 0, 0, std::nullopt},               // 32 (q4_0_4_8, removed)
+    {nullptr, 0, 0, std::nullopt},               // 33 (q4_0_8_8, removed)
+    {"tq1_0", 256, 54, std::nullopt},            // 34
+    {"tq2_0", 256, 66, std::nullopt},            // 35
+    {nullptr, 0, 0, std::nullopt},               // 36 (iq4_nl_4_4, removed)
+    {nullptr, 0, 0, std::nullopt},               // 37 (iq4_nl_4_8, removed)
+    {nullptr, 0, 0, std::nullopt},               // 38 (iq4_nl_8_8, removed)
+    {"mxfp4", 32, 17, std::nullopt},             // 39
 };
 
 const GgmlType* findGgmlType(uint32_t type) {
@@ -353,15 +365,170 @@ class GgufSource : public WeightSource {
     const uint64_t dataStart = headerEnd + (alignment - headerEnd % alignment) % alignment;
     std::vector<TensorInfo> tensors;
     tensors.reserve(infos.size());
+    bool quantized = false;
     for (auto& raw : infos) {
       if (!checkedAdd(dataStart, raw.relativeOffset, raw.info.byteOffset)) {
         throwDataError(file, "tensor " + quoteName(raw.info.name) + " has offset " +
                                  std::to_string(raw.relativeOffset) + ", which overflows");
       }
+      quantized = quantized || isQuantized(raw.info);
       tensors.push_back(std::move(raw.info));
     }
+    // The file's own ranges (q4_0 and q8_0 ones included) checked: inside the file, no overlap.
     setTensors(std::move(tensors));
+    if (!quantized) return;
+
+    // Then each q4_0 and q8_0 tensor replaced by its derived tensors.
+    std::vector<TensorInfo> listed;
+    std::unordered_map<std::string, std::string> origins;  // name -> what it is, for collisions
+    const auto add = [&](TensorInfo t, std::string origin) {
+      const auto [it, inserted] = origins.emplace(t.name, origin);
+      if (!inserted) {
+        throwDataError(file, "two tensors are named " + quoteName(t.name) + ": " + it->second +
+                                 " and " + origin);
+      }
+      listed.push_back(std::move(t));
+    };
+    for (const TensorInfo& t : WeightSource::tensors()) {  // (`tensors` was moved)
+      if (isQuantized(t)) {
+        addDerived(t, add);
+      } else {
+        add(t, "tensor " + quoteName(t.name) + " (" + t.fileDataType + ")");
+      }
+    }
+    setTensors(std::move(listed));
   }
+
+  // A q4_0 or q8_0 tensor that WebNN can hold (no zero dimension), before it is derived.
+  static bool isQuantized(const TensorInfo& t) {
+    return t.supported && !t.derived && (t.fileDataType == "q4_0" || t.fileDataType == "q8_0");
+  }
+
+  // The three derived tensors of the q4_0 or q8_0 tensor `t` (its file range in byteOffset and
+  // byteLength, already checked against the file).
+  template <class Add>
+  void addDerived(const TensorInfo& t, Add& add) {
+    const bool q4 = t.fileDataType == "q4_0";
+    const uint64_t blocks = t.byteLength / (q4 ? 18 : 34);
+    const std::string of = " of " + t.fileDataType + " tensor " + quoteName(t.name);
+    TensorInfo values = t;  // name, shape, fileDataType, byteOffset
+    values.derived = true;
+    values.dataType = q4 ? MLOperandDataType::Uint4 : MLOperandDataType::Int8;
+    values.byteLength = blocks * (q4 ? 16 : 32);
+    TensorInfo scales = values;
+    scales.name = t.name + ".scale";
+    scales.dataType = MLOperandDataType::Float32;
+    scales.shape.back() /= kQuantBlock;
+    scales.byteLength = blocks * 4;
+    TensorInfo zeroPoints = scales;
+    zeroPoints.name = t.name + ".zero_point";
+    zeroPoints.dataType = values.dataType;
+    zeroPoints.byteLength = q4 ? (blocks + 1) / 2 : blocks;
+    const std::string valuesName = values.name;
+    derivations_[values.name] = {Part::Values, q4, t.byteOffset, blocks, valuesName};
+    derivations_[scales.name] = {Part::Scales, q4, t.byteOffset, blocks, valuesName};
+    derivations_[zeroPoints.name] = {Part::ZeroPoints, q4, t.byteOffset, blocks, valuesName};
+    add(std::move(values), "the quantized values" + of);
+    add(std::move(scales), "the scales" + of);
+    add(std::move(zeroPoints), "the zero points" + of);
+  }
+
+  void readDerived(const TensorInfo& t, uint64_t offsetInTensor,
+                   std::span<std::byte> destination) const override {
+    const auto found = derivations_.find(t.name);
+    if (found == derivations_.end()) {
+      WeightSource::readDerived(t, offsetInTensor, destination);  // throws
+      return;
+    }
+    const Derivation& d = found->second;
+    if (destination.empty()) return;
+    if (d.part == Part::ZeroPoints) {
+      // q4_0: two 8s a byte (an odd count leaves the last high nibble 0); q8_0: zeros.
+      std::fill(destination.begin(), destination.end(),
+                std::byte{d.q4 ? uint8_t{0x88} : uint8_t{0}});
+      if (d.q4 && d.blocks % 2 != 0 && offsetInTensor + destination.size() == t.byteLength) {
+        destination.back() = std::byte{0x08};
+      }
+      return;
+    }
+    const uint32_t blockBytes = d.q4 ? 18 : 34;
+    const uint32_t perBlock = d.part == Part::Scales ? 4 : (d.q4 ? 16 : 32);  // bytes out
+    const uint64_t end = offsetInTensor + destination.size();  // within byteLength: checked
+    const uint64_t first = offsetInTensor / perBlock;
+    const uint64_t last = (end - 1) / perBlock;  // inclusive
+    const uint64_t batch = std::min<uint64_t>(kBufferBytes / blockBytes, last - first + 1);
+    std::vector<std::byte> buffer(static_cast<size_t>(batch * blockBytes));
+    for (uint64_t block = first; block <= last;) {
+      const uint64_t count = std::min(batch, last + 1 - block);
+      const uint64_t at = d.fileOffset + block * blockBytes;
+      if (const auto failure = preadExact(reader(), fileDescriptor(), buffer.data(),
+                                          static_cast<size_t>(count * blockBytes), at)) {
+        failDerived(t, d, *failure);
+      }
+      for (uint64_t b = 0; b < count; ++b) {
+        const std::byte* in = buffer.data() + b * blockBytes;
+        const uint64_t start = (block + b) * perBlock;
+        const uint64_t from = std::max(start, offsetInTensor);
+        const uint64_t to = std::min(start + perBlock, end);
+        std::byte* out = destination.data() + (from - offsetInTensor);
+        if (from == start && to == start + perBlock) {
+          convertBlock(d, in, out);
+        } else {
+          std::byte whole[32];
+          convertBlock(d, in, whole);
+          std::memcpy(out, whole + (from - start), static_cast<size_t>(to - from));
+        }
+      }
+      block += count;
+    }
+  }
+
+  enum class Part : uint8_t { Values, Scales, ZeroPoints };
+  struct Derivation {
+    Part part = Part::Values;
+    bool q4 = true;           // q4_0, else q8_0
+    uint64_t fileOffset = 0;  // the first block of the file's tensor
+    uint64_t blocks = 0;
+    std::string source;  // the file's tensor
+  };
+
+  // One block's bytes of the derived tensor: 16 (q4_0 values), 32 (q8_0 values) or 4 (scale).
+  static void convertBlock(const Derivation& d, const std::byte* block, std::byte* out) {
+    if (d.part == Part::Scales) {
+      const auto half = static_cast<uint16_t>(static_cast<uint16_t>(block[0]) |
+                                              static_cast<uint16_t>(block[1]) << 8);
+      const float scale = halfToFloat(half);
+      std::memcpy(out, &scale, 4);
+      return;
+    }
+    const std::byte* qs = block + 2;
+    if (!d.q4) {
+      std::memcpy(out, qs, 32);
+      return;
+    }
+    // ggml: byte j holds elements j (low nibble) and j + 16 (high). WebNN: byte i holds elements
+    // 2i (low) and 2i + 1 (high).
+    for (int i = 0; i < 8; ++i) {
+      out[i] = (qs[2 * i] & std::byte{0x0f}) | (qs[2 * i + 1] & std::byte{0x0f}) << 4;
+      out[8 + i] = (qs[2 * i] >> 4) | (qs[2 * i + 1] & std::byte{0xf0});
+    }
+  }
+
+  [[noreturn]] void failDerived(const TensorInfo& t, const Derivation& d,
+                                const ReadFailure& failure) const {
+    std::string message = filePath() + ": reading tensor " + quoteName(t.name) + " (from " +
+                          (d.q4 ? "q4_0" : "q8_0") + " tensor " + quoteName(d.source) +
+                          ") failed at offset " + std::to_string(failure.offset) + " (byte " +
+                          std::to_string(failure.offset - d.fileOffset) + " of " +
+                          quoteName(d.source) + " in the file): " + describeFailure(failure);
+    if (failure.error == 0) {
+      message +=
+          " (the file was " + std::to_string(fileSize()) + " bytes when opened; was it truncated?)";
+    }
+    throwOperationError(message);
+  }
+
+  std::unordered_map<std::string, Derivation> derivations_;
 
   uint32_t readAlignment(Cursor& cursor, uint32_t type) {
     uint64_t value;

@@ -51,7 +51,7 @@ void WeightSource::setTensors(std::vector<TensorInfo> tensors) {
   });
   const TensorInfo* previous = nullptr;
   for (const auto& t : tensors) {
-    if (t.byteLength == 0) continue;
+    if (t.byteLength == 0 || t.derived) continue;
     if (previous && t.byteOffset < previous->byteOffset + previous->byteLength) {
       throwDataError(filePath_, "tensors " + quoteName(previous->name) + " (bytes [" +
                                     std::to_string(previous->byteOffset) + ", " +
@@ -100,6 +100,10 @@ void WeightSource::read(const TensorInfo& t, uint64_t offsetInTensor,
 void WeightSource::readRaw(const TensorInfo& t, uint64_t offsetInTensor,
                            std::span<std::byte> destination) const {
   const TensorInfo& own = checkTensor(t, offsetInTensor, destination.size());
+  if (own.derived) {
+    readDerived(own, offsetInTensor, destination);
+    return;
+  }
   const uint64_t start = own.byteOffset + offsetInTensor;
   const auto failure =
       weights::preadExact(*reader_, fd_, destination.data(), destination.size(), start);
@@ -113,6 +117,11 @@ void WeightSource::readRaw(const TensorInfo& t, uint64_t offsetInTensor,
         " (the file was " + std::to_string(fileSize_) + " bytes when opened; was it truncated?)";
   }
   throwOperationError(message);
+}
+
+void WeightSource::readDerived(const TensorInfo& t, uint64_t, std::span<std::byte>) const {
+  throwOperationError(filePath_ + ": tensor " + quoteName(t.name) +
+                      " is derived, but its format computes no derived tensors");
 }
 
 namespace {

@@ -77,13 +77,26 @@ TEST_F(Inspect, JsonHasEveryField) {
 TEST_F(Inspect, GgufShapesInWebnnOrder) {
   const std::string path = dir.file("model.gguf");
   writeFile(path, makeGguf({{"token_embd.weight", kGgmlF16, {8, 3}, patternBytes(48, 4)},
-                            {"blk.0.q", kGgmlQ4_0, {32}, patternBytes(18, 5)}}));
+                            {"blk.0.q", kGgmlQ4_0, {64}, patternBytes(36, 5)},
+                            {"blk.0.k", kGgmlQ4_K, {256}, patternBytes(144, 6)}}));
   const Output out = runTool("inspect '" + path + "'");
   ASSERT_EQ(out.status, 0) << out.text;
-  for (const char* part : {"format:  gguf", "token_embd.weight", "float16", "[3, 8]", "blk.0.q",
-                           "(unsupported)", "2 tensors", "1 unsupported"}) {
+  for (const char* part :
+       {"format:  gguf", "token_embd.weight", "float16", "[3, 8]", "blk.0.q ", "uint4 (from q4_0)",
+        "blk.0.q.scale", "float32 (from q4_0)", "blk.0.q.zero_point", "q4_K (unsupported)",
+        "5 tensors", "1 unsupported", "3 tensors derived from quantized tensors"}) {
     EXPECT_NE(out.text.find(part), std::string::npos) << "no '" << part << "' in:\n" << out.text;
   }
+  const Output json = runTool("inspect --json '" + path + "'");
+  ASSERT_EQ(json.status, 0) << json.text;
+  const auto report = nlohmann::json::parse(json.text);
+  EXPECT_EQ(report["derivedCount"], 3);
+  EXPECT_EQ(report["tensors"][2]["name"], "blk.0.q.scale");
+  EXPECT_EQ(report["tensors"][2]["dataType"], "float32");
+  EXPECT_EQ(report["tensors"][2]["fileDataType"], "q4_0");
+  EXPECT_EQ(report["tensors"][2]["derived"], true);
+  EXPECT_EQ(report["tensors"][2]["byteLength"], 8);
+  EXPECT_EQ(report["tensors"][0]["derived"], false);
 }
 
 TEST_F(Inspect, WebnnWeightsNamesTheDataFile) {

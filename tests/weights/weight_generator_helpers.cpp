@@ -1,6 +1,9 @@
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +190,112 @@ Bytes makeGguf(const std::vector<GgufTensor>& tensors, const GgufOptions& option
     w.raw(tensors[i].data);
   }
   return w.bytes();
+}
+
+uint16_t halfBitsOf(float value) {
+  const auto bits = std::bit_cast<uint32_t>(value);
+  const auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const uint32_t absolute = bits & 0x7fffffffu;
+  if (absolute > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);   // NaN
+  if (absolute >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // 65520 and up: inf
+  if (absolute < 0x38800000u) {  // below 2^-14: a subnormal, in units of 2^-24 (exact scaling)
+    return static_cast<uint16_t>(
+        sign | static_cast<uint16_t>(std::nearbyint(std::fabs(value) * 16777216.0f)));
+  }
+  const uint32_t rounded = absolute + 0xfffu + ((absolute >> 13) & 1u);  // to nearest even
+  return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+}
+
+float floatOfHalfBits(uint16_t bits) {
+  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1fu;
+  const uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | mantissa << 13);
+  const float magnitude = exponent == 0 ? std::ldexp(static_cast<float>(mantissa), -24)
+                                        : std::ldexp(static_cast<float>(mantissa | 0x400u),
+                                                     static_cast<int>(exponent) - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+namespace {
+
+void appendHalf(Bytes& bytes, uint16_t half) {
+  bytes.push_back(static_cast<std::byte>(half & 0xff));
+  bytes.push_back(static_cast<std::byte>(half >> 8));
+}
+
+uint16_t halfAt(const Bytes& bytes, size_t at) {
+  return static_cast<uint16_t>(static_cast<uint16_t>(bytes[at]) |
+                               static_cast<uint16_t>(bytes[at + 1]) << 8);
+}
+
+}  // namespace
+
+Bytes quantizeQ4_0(const std::vector<float>& values) {
+  if (values.size() % 32 != 0) throw std::logic_error("q4_0: not a multiple of 32 values");
+  Bytes bytes;
+  for (size_t block = 0; block < values.size(); block += 32) {
+    const float* x = values.data() + block;
+    float amax = 0, max = 0;
+    for (int j = 0; j < 32; ++j) {
+      if (amax < std::fabs(x[j])) {
+        amax = std::fabs(x[j]);
+        max = x[j];
+      }
+    }
+    const float d = max / -8;
+    const float id = d != 0 ? 1.0f / d : 0.0f;
+    appendHalf(bytes, halfBitsOf(d));
+    for (int j = 0; j < 16; ++j) {
+      const auto q0 = std::min<int>(15, static_cast<int8_t>(x[j] * id + 8.5f));
+      const auto q1 = std::min<int>(15, static_cast<int8_t>(x[16 + j] * id + 8.5f));
+      bytes.push_back(static_cast<std::byte>(q0 | q1 << 4));
+    }
+  }
+  return bytes;
+}
+
+Bytes quantizeQ8_0(const std::vector<float>& values) {
+  if (values.size() % 32 != 0) throw std::logic_error("q8_0: not a multiple of 32 values");
+  Bytes bytes;
+  for (size_t block = 0; block < values.size(); block += 32) {
+    const float* x = values.data() + block;
+    float amax = 0;
+    for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[j]));
+    const float d = amax / 127;
+    const float id = d != 0 ? 1.0f / d : 0.0f;
+    appendHalf(bytes, halfBitsOf(d));
+    for (int j = 0; j < 32; ++j) {
+      bytes.push_back(static_cast<std::byte>(static_cast<int8_t>(std::round(x[j] * id))));
+    }
+  }
+  return bytes;
+}
+
+std::vector<float> dequantizeQ4_0(const Bytes& blocks) {
+  std::vector<float> values;
+  for (size_t at = 0; at + 18 <= blocks.size(); at += 18) {
+    const float d = floatOfHalfBits(halfAt(blocks, at));
+    std::vector<float> block(32);
+    for (int j = 0; j < 16; ++j) {
+      const auto byte = static_cast<int>(blocks[at + 2 + j]);
+      block[j] = static_cast<float>((byte & 0x0f) - 8) * d;
+      block[j + 16] = static_cast<float>((byte >> 4) - 8) * d;
+    }
+    values.insert(values.end(), block.begin(), block.end());
+  }
+  return values;
+}
+
+std::vector<float> dequantizeQ8_0(const Bytes& blocks) {
+  std::vector<float> values;
+  for (size_t at = 0; at + 34 <= blocks.size(); at += 34) {
+    const float d = floatOfHalfBits(halfAt(blocks, at));
+    for (int j = 0; j < 32; ++j) {
+      values.push_back(static_cast<float>(static_cast<int8_t>(blocks[at + 2 + j])) * d);
+    }
+  }
+  return values;
 }
 
 WebnnFiles makeWebnnWeights(const std::vector<WebnnTensor>& tensors) {

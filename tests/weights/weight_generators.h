@@ -90,6 +90,7 @@ enum GgmlTypeId : uint32_t {
   kGgmlF32 = 0,
   kGgmlF16 = 1,
   kGgmlQ4_0 = 2,
+  kGgmlQ4_1 = 3,
   kGgmlQ8_0 = 8,
   kGgmlQ4_K = 12,
   kGgmlI8 = 24,
@@ -115,6 +116,19 @@ struct GgufOptions {
 Bytes makeGguf(const std::vector<GgufTensor>& tensors, const GgufOptions& options = {});
 // A GGUF string: u64 length + bytes.
 void ggufString(ByteWriter& writer, const std::string& text);
+// `values` (a multiple of 32 of them, row-major) as ggml's reference quantizers write them
+// (ggml-quants.c quantize_row_q4_0_ref / quantize_row_q8_0_ref): per block of 32, a float16
+// scale d, then q4_0: 16 bytes, byte j holding q[j] (low nibble) and q[j + 16] (high), value
+// (q - 8) * d; q8_0: 32 int8 q, value q * d.
+Bytes quantizeQ4_0(const std::vector<float>& values);
+Bytes quantizeQ8_0(const std::vector<float>& values);
+// ggml's dequantization of such blocks (dequantize_row_q4_0 / q8_0), in float32.
+std::vector<float> dequantizeQ4_0(const Bytes& blocks);
+std::vector<float> dequantizeQ8_0(const Bytes& blocks);
+// IEEE binary16 bits of `value` rounded to nearest even, and back (NaN payloads kept): the tests'
+// own conversions, independent of the library's.
+uint16_t halfBitsOf(float value);
+float floatOfHalfBits(uint16_t bits);
 
 // ---- WebNN weights (rustnn/webnn-graph) ----
 struct WebnnTensor {

@@ -40,6 +40,9 @@ std::string shapeText(const std::vector<uint32_t>& shape) {
 
 std::string typeText(const webnn::TensorInfo& tensor) {
   if (!tensor.supported) return tensor.fileDataType + " (unsupported)";
+  if (tensor.derived) {
+    return std::string(webnn::toString(tensor.dataType)) + " (from " + tensor.fileDataType + ")";
+  }
   return std::string(webnn::toString(tensor.dataType));
 }
 
@@ -58,6 +61,11 @@ size_t unsupportedCount(const webnn::WeightSource& source) {
                                            [](const auto& t) { return !t.supported; }));
 }
 
+size_t derivedCount(const webnn::WeightSource& source) {
+  return static_cast<size_t>(std::count_if(source.tensors().begin(), source.tensors().end(),
+                                           [](const auto& t) { return t.derived; }));
+}
+
 void printJson(const webnn::WeightSource& source) {
   nlohmann::json tensors = nlohmann::json::array();
   for (const auto& t : source.tensors()) {
@@ -68,7 +76,8 @@ void printJson(const webnn::WeightSource& source) {
         {"shape", t.shape},
         {"byteOffset", t.byteOffset},
         {"byteLength", t.byteLength},
-        {"supported", t.supported}};
+        {"supported", t.supported},
+        {"derived", t.derived}};
     if (!t.supported) {
       entry["dataType"] = nullptr;
       entry["unsupportedReason"] = t.unsupportedReason;
@@ -82,7 +91,8 @@ void printJson(const webnn::WeightSource& source) {
                                  {"tensors", std::move(tensors)},
                                  {"tensorCount", source.tensors().size()},
                                  {"totalBytes", source.totalBytes()},
-                                 {"unsupportedCount", unsupportedCount(source)}};
+                                 {"unsupportedCount", unsupportedCount(source)},
+                                 {"derivedCount", derivedCount(source)}};
   // Names are not guaranteed UTF-8: invalid bytes become U+FFFD rather than an error.
   std::printf("%s\n",
               report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
@@ -126,6 +136,12 @@ void printTable(const webnn::WeightSource& source) {
               static_cast<unsigned long long>(source.totalBytes()),
               humanBytes(source.totalBytes()).c_str());
   std::printf(", %zu unsupported\n", unsupported);
+  if (const size_t derived = derivedCount(source)) {
+    std::printf(
+        "\n%zu tensor%s derived from quantized tensors (\"(from ...)\"): their bytes are computed "
+        "on read, BYTES is their WebNN size, OFFSET that of the file's tensor they come from\n",
+        derived, derived == 1 ? "" : "s");
+  }
   if (unsupported > 0) {
     std::printf(
         "\nunsupported (no WebNN equivalent; loading them fails with NotSupportedError):\n");
