@@ -1474,6 +1474,57 @@ void addQuantizationAndRecurrentCases() {
         return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
       },
       {T::Float32});
+  // matmul on block-quantized weights (4-bit LLM weights: the cpu backend's block_quantized_gemm
+  // reads them as stored): matmul(A, transpose(dequantizeLinear(W [N, K], scale and zero point
+  // per block of a row))), or W [N, blocks, blockSize] reshaped to [N, K] with the scale and zero
+  // point reshaped from flat constants (ONNX Runtime's MatMulNBits as its WebNN provider lowers
+  // it), a bias row added after. Column and row counts leave tails of the kernel's 4 x 4 tiles;
+  // a block of 16 with 4 bits takes the portable loop.
+  struct BlockQuantizedMatmul {
+    const char* label;
+    T weights;
+    uint32_t n, k, blockSize;
+    Shape a;
+    bool nBitsForm, bias;
+  };
+  for (const BlockQuantizedMatmul& c :
+       {BlockQuantizedMatmul{"uint4 blocks of 32", T::Uint4, 20, 64, 32, {3, 64}, false, false},
+        BlockQuantizedMatmul{
+            "int4 blocks of 32, nbits form, bias", T::Int4, 37, 128, 32, {2, 3, 128}, true, true},
+        BlockQuantizedMatmul{
+            "uint4 blocks of 64, 1 row", T::Uint4, 9, 128, 64, {1, 128}, true, false},
+        BlockQuantizedMatmul{
+            "uint8 blocks of 16, bias", T::Uint8, 18, 48, 16, {5, 48}, false, true},
+        BlockQuantizedMatmul{"int8 blocks of 64", T::Int8, 7, 128, 64, {1, 2, 128}, true, false},
+        BlockQuantizedMatmul{
+            "uint4 blocks of 16 (portable)", T::Uint4, 6, 32, 16, {2, 32}, false, false}}) {
+    add(
+        std::string("matmul on block-quantized weights, ") + c.label, O::Matmul,
+        [c](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const bool fourBits = c.weights == T::Int4 || c.weights == T::Uint4;
+          const bool isSigned = c.weights == T::Int4 || c.weights == T::Int8;
+          const Range values = fourBits ? (isSigned ? Range{-8, 7} : Range{0, 15})
+                                        : (isSigned ? Range{-128, 127} : Range{0, 255});
+          const uint32_t blocks = c.k / c.blockSize;
+          MLOperand weights, scale, zero;
+          if (c.nBitsForm) {
+            weights = b.constant(c.weights, {c.n, blocks, c.blockSize}, values);
+            scale = g.reshape(b.constant(t, {c.n * blocks}, {0.001, 0.05}), {c.n, blocks, 1});
+            zero = g.reshape(b.constant(c.weights, {c.n * blocks}, values), {c.n, blocks, 1});
+          } else {
+            weights = b.constant(c.weights, {c.n, c.k}, values);
+            scale = b.constant(t, {c.n, blocks}, {0.001, 0.05});
+            zero = b.constant(c.weights, {c.n, blocks}, values);
+          }
+          MLOperand dequantized = g.dequantizeLinear(weights, scale, zero);
+          if (c.nBitsForm) dequantized = g.reshape(dequantized, {c.n, c.k});
+          MLOperand y = g.matmul(b.input(t, c.a, {-1, 1}), g.transpose(dequantized));
+          if (c.bias) y = g.add(y, b.constant(t, {c.n}, {-1, 1}));
+          return y;
+        },
+        {T::Float32, T::Float16}, "a");
+  }
   add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
     return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),
                                       b.values(t, {1}, {1.0}), b.values(T::Int8, {1}, {0}));

@@ -167,6 +167,12 @@ class PlanCompiler {
                       {chain->quantizedOutput->scale, chain->quantizedOutput->zeroPoint});
       }
     }
+    // A matmul on block-quantized weights reads them (and their scales and zero points) as stored.
+    if (chain && chain->blockQuantized) {
+      const BlockQuantizedWeightsOperand& weights = *chain->blockQuantized;
+      inputs[1] = weights.weights;
+      inputs.insert(inputs.end(), {weights.scale, weights.zeroPoint});
+    }
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
     context.inputsPlain = !readsBlocked;
@@ -194,12 +200,13 @@ class PlanCompiler {
 
     PlanStep step;
     step.operations = {static_cast<uint32_t>(index)};
-    step.types = std::string(graph::specName(operation.type));
-    if (chain && chain->quantized) {
-      step.types = (chain->quantized->bias ? "dequantizeLinear+dequantizeLinear+dequantizeLinear+"
-                                           : "dequantizeLinear+dequantizeLinear+") +
-                   step.types;
+    // The spec names of the step's operations in graph order (the operations fused before the
+    // anchor produce its operands: dequantizeLinear, reshape, transpose).
+    for (size_t fused : chain ? chain->operations : std::vector<size_t>{}) {
+      if (fused < index)
+        step.types += std::string(graph::specName(ir_.operations[fused].type)) + "+";
     }
+    step.types += std::string(graph::specName(operation.type));
     step.label = operation.label;
     step.reads = inputs;
     step.fallbackReason = std::move(fallbackReason);
@@ -272,7 +279,10 @@ class PlanCompiler {
           if (runsOnHalfWeights(ir_, matmul, &constants_)) return false;
           // A quantized matmul reads and writes plain tensors.
           const auto index = static_cast<size_t>(&matmul - ir_.operations.data());
-          if (fusion_.chains[index] && fusion_.chains[index]->quantized) return false;
+          if (fusion_.chains[index] &&
+              (fusion_.chains[index]->quantized || fusion_.chains[index]->blockQuantized)) {
+            return false;
+          }
           return matmulRunsOnViews(engine_, ir_, matmul, views);
         });
     // A chain runs where its last operation (or its anchor, after the dequantizeLinear operations

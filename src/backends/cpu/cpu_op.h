@@ -91,6 +91,16 @@ struct QuantizedOutput {
   size_t operation = 0;
   graph::OperandId scale = 0, zeroPoint = 0;
 };
+// A matmul's B that is block-quantized weights dequantized in the graph: transpose(dequantizeLinear
+// (W)) with W an int4 / uint4 / int8 / uint8 constant [N, K] (or [N, K / blockSize, blockSize],
+// reshaped to [N, K] between the two: ONNX Runtime's MatMulNBits as its WebNN provider lowers it)
+// and one scale and zero point per block of blockSize consecutive elements of a row (constants,
+// possibly reshaped). The step reads W as it is stored (ops/block_quantized_matmul.cpp).
+struct BlockQuantizedWeightsOperand {
+  std::vector<size_t> operations;  // the dequantizeLinear, reshape and transpose, in graph order
+  graph::OperandId weights = 0, scale = 0, zeroPoint = 0;
+  uint64_t n = 0, k = 0, blockSize = 0;
+};
 struct FusionChain {
   // Indices of the fused operations: the dequantizeLinear operations before a quantized anchor
   // (`quantized`), then the post-ops in order, then the quantizeLinear (`quantizedOutput`).
@@ -99,6 +109,9 @@ struct FusionChain {
   graph::OperandId output = 0;  // what the step writes: the last fused operation's output
   std::optional<QuantizedOperands> quantized{};
   std::optional<QuantizedOutput> quantizedOutput{};
+  // A matmul on block-quantized weights: the operations producing its B come first in
+  // `operations`; at most one post-op follows (adding a bias row of N).
+  std::optional<BlockQuantizedWeightsOperand> blockQuantized{};
 };
 
 // An operand a matmul reads (or writes) in another tensor, `base`, through strides: the result
@@ -225,6 +238,8 @@ std::unique_ptr<CpuOp> createConvolutionOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createQuantizedConvolutionOp(const OpCompileContext& context);
 // A matmul whose chain is quantized: ops/quantized_matmul.cpp.
 std::unique_ptr<CpuOp> createQuantizedMatmulOp(const OpCompileContext& context);
+// A matmul whose chain has block-quantized weights: ops/block_quantized_matmul.cpp.
+std::unique_ptr<CpuOp> createBlockQuantizedMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 // A matmul or gemm whose B is a float16 model's weight (a hollow constant arriving as float16):
 // runs on float16 weights kept 16-bit (ops/half_matmul.cpp), without post-ops or views.

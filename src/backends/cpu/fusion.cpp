@@ -1,6 +1,7 @@
 #include "backends/cpu/fusion.h"
 
 #include "backends/cpu/op_table.h"
+#include "graph/ops/quantization.h"
 
 #include <algorithm>
 #include <cmath>
@@ -224,17 +225,25 @@ bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPos
   return true;
 }
 
+// The operation producing `value` when `reader` alone reads it and it is not a graph output.
+const graph::Operation* soleProducerFor(const graph::GraphIR& ir, graph::OperandId value,
+                                        size_t reader, size_t& index) {
+  const int32_t producer = ir.uses.producer[value];
+  if (producer < 0 || ir.isGraphOutput(value)) return nullptr;
+  const auto consumers = ir.consumersOf(value);
+  if (consumers.size() != 1 || consumers[0] != reader) return nullptr;
+  index = static_cast<size_t>(producer);
+  return &ir.operations[index];
+}
+
 // The dequantizeLinear producing `value` when the anchor at `anchor` is its only reader.
 const graph::Operation* soleDequantizer(const graph::GraphIR& ir, graph::OperandId value,
                                         size_t anchor, size_t& index) {
-  const int32_t producer = ir.uses.producer[value];
-  if (producer < 0 || ir.isGraphOutput(value)) return nullptr;
-  const graph::Operation& operation = ir.operations[static_cast<size_t>(producer)];
-  if (operation.type != graph::OpType::DequantizeLinear) return nullptr;
-  const auto consumers = ir.consumersOf(value);
-  if (consumers.size() != 1 || consumers[0] != anchor) return nullptr;
-  index = static_cast<size_t>(producer);
-  return &operation;
+  size_t at = 0;
+  const graph::Operation* operation = soleProducerFor(ir, value, anchor, at);
+  if (!operation || operation->type != graph::OpType::DequantizeLinear) return nullptr;
+  index = at;
+  return operation;
 }
 
 // The constant whose bytes `id` holds: `id` itself, or the constant it is a reshape of (an
@@ -363,6 +372,97 @@ std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
   return std::nullopt;
 }
 
+// matmul(A, transpose(dequantizeLinear(W))) with W [N, K] of 4- or 8-bit integers, a reshape of
+// W [N, K / blockSize, blockSize] between the two allowed, and a scale and zero point per block of
+// a row: BlockQuantizedWeightsOperand.
+std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph::GraphIR& ir,
+                                                                    const graph::Operation& anchor,
+                                                                    size_t index) {
+  using T = MLOperandDataType;
+  if (anchor.type != graph::OpType::Matmul) return std::nullopt;
+  const auto& bShape = ir.descriptor(anchor.inputs[1]).shape;
+  if (bShape.size() != 2 || ir.descriptor(anchor.inputs[0]).shape.size() < 2) return std::nullopt;
+  BlockQuantizedWeightsOperand operand;
+  operand.k = bShape[0], operand.n = bShape[1];
+  size_t at = 0;
+  const graph::Operation* transpose = soleProducerFor(ir, anchor.inputs[1], index, at);
+  if (!transpose || transpose->type != graph::OpType::Transpose ||
+      transpose->attributesAs<graph::TransposeAttributes>().permutation !=
+          std::vector<uint32_t>{1, 0}) {
+    return std::nullopt;
+  }
+  operand.operations.push_back(at);
+  size_t reader = at;
+  const graph::Operation* producer = soleProducerFor(ir, transpose->inputs[0], reader, at);
+  if (producer && producer->type == graph::OpType::Reshape) {
+    operand.operations.push_back(at);
+    reader = at;
+    producer = soleProducerFor(ir, producer->inputs[0], reader, at);
+  }
+  if (!producer || producer->type != graph::OpType::DequantizeLinear) return std::nullopt;
+  operand.operations.push_back(at);
+  operand.weights = producer->inputs[0];
+  const MLOperandDescriptor& weights = ir.descriptor(operand.weights);
+  if (!isConstant(ir, operand.weights) ||
+      (weights.dataType != T::Int4 && weights.dataType != T::Uint4 && weights.dataType != T::Int8 &&
+       weights.dataType != T::Uint8)) {
+    return std::nullopt;
+  }
+  // The scale as the dequantizeLinear sees it: [N, blocks] for W [N, K], [N, blocks, 1] for W
+  // [N, blocks, blockSize].
+  const std::vector<uint32_t> scaleShape =
+      graph::padToRank(ir.descriptor(producer->inputs[1]).shape, weights.shape.size());
+  uint64_t blocks = 0;
+  if (weights.shape.size() == 2 && weights.shape[0] == operand.n && weights.shape[1] == operand.k &&
+      scaleShape[0] == operand.n) {
+    blocks = scaleShape[1];
+  } else if (weights.shape.size() == 3 && weights.shape[0] == operand.n &&
+             uint64_t{weights.shape[1]} * weights.shape[2] == operand.k &&
+             scaleShape == std::vector<uint32_t>{weights.shape[0], weights.shape[1], 1}) {
+    blocks = weights.shape[1];
+  } else {
+    return std::nullopt;
+  }
+  if (blocks == 0 || operand.k % blocks != 0) return std::nullopt;
+  operand.blockSize = operand.k / blocks;
+  const auto scale = constantBehindReshapes(ir, producer->inputs[1]);
+  const auto zeroPoint = constantBehindReshapes(ir, producer->inputs[2]);
+  if (!scale || !zeroPoint || !isFloat32(ir, *scale) ||
+      ir.descriptor(*zeroPoint).dataType != weights.dataType ||
+      ir.descriptor(*scale).elementCount() != operand.n * blocks ||
+      ir.descriptor(*zeroPoint).elementCount() != operand.n * blocks) {
+    return std::nullopt;
+  }
+  operand.scale = *scale, operand.zeroPoint = *zeroPoint;
+  // The reshapes of the scale and zero point that only the dequantizeLinear reads run no step.
+  const size_t dequantize = at;
+  for (graph::OperandId value : {producer->inputs[1], producer->inputs[2]}) {
+    reader = dequantize;
+    const graph::Operation* reshape = soleProducerFor(ir, value, reader, at);
+    while (reshape && reshape->type == graph::OpType::Reshape) {
+      operand.operations.push_back(at);
+      reader = at;
+      reshape = soleProducerFor(ir, reshape->inputs[0], reader, at);
+    }
+  }
+  std::sort(operand.operations.begin(), operand.operations.end());
+  return operand;
+}
+
+// add(value, bias) with bias a float32 row of `n` ([n] or [1, n]).
+std::optional<FusedPostOp> biasRowOf(const graph::GraphIR& ir, const graph::Operation& next,
+                                     graph::OperandId value, uint64_t n) {
+  if (next.type != graph::OpType::Add) return std::nullopt;
+  const auto other = otherInput(next, value);
+  if (!other || !isFloat32(ir, *other) || !isFloat32(ir, next.outputs[0])) return std::nullopt;
+  const auto& shape = ir.descriptor(*other).shape;
+  const bool row =
+      (shape.size() == 1 && shape[0] == n) || (shape.size() == 2 && shape[0] == 1 && shape[1] == n);
+  if (!row) return std::nullopt;
+  return FusedPostOp{
+      .kind = FusedPostOp::Kind::Binary, .algorithm = dnnl::algorithm::binary_add, .other = *other};
+}
+
 }  // namespace
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
@@ -373,6 +473,26 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     const graph::Operation& anchor = ir.operations[i];
     if (plan.anchorOf[i] >= 0 || !isAnchor(ir, anchor)) continue;
     FusionChain chain;
+    if (auto weights = blockQuantizedWeightsOf(ir, anchor, i);
+        weights && std::none_of(weights->operations.begin(), weights->operations.end(),
+                                [&plan](size_t op) { return plan.anchorOf[op] >= 0; })) {
+      // The kernel takes a bias row and nothing else after the product.
+      chain.operations = weights->operations;
+      chain.output = anchor.outputs[0];
+      const graph::OperandId product = anchor.outputs[0];
+      const auto consumers = ir.consumersOf(product);
+      if (!ir.isGraphOutput(product) && consumers.size() == 1 && plan.anchorOf[consumers[0]] < 0) {
+        if (auto bias = biasRowOf(ir, ir.operations[consumers[0]], product, weights->n)) {
+          chain.operations.push_back(consumers[0]);
+          chain.postOps.push_back(*bias);
+          chain.output = ir.operations[consumers[0]].outputs[0];
+        }
+      }
+      chain.blockQuantized = std::move(weights);
+      for (size_t fused : chain.operations) plan.anchorOf[fused] = static_cast<int32_t>(i);
+      plan.chains[i] = std::move(chain);
+      continue;
+    }
     if (auto quantized = quantizedAnchorOf(ir, anchor, i);
         quantized && plan.anchorOf[quantized->inputDequantize] < 0 &&
         plan.anchorOf[quantized->weightsDequantize] < 0) {

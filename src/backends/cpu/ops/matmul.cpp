@@ -179,6 +179,8 @@ bool allFloat32AndNonEmpty(const OpCompileContext& context) {
 
 std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
   if (context.fusion && context.fusion->quantized) return createQuantizedMatmulOp(context);
+  if (context.fusion && context.fusion->blockQuantized)
+    return createBlockQuantizedMatmulOp(context);
   if (runsOnHalfWeights(context.ir, context.operation, context.constants)) {
     return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
   }

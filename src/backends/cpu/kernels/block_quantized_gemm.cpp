@@ -1,0 +1,252 @@
+// The block-quantized matrix product of block_quantized_gemm.h: the portable loop and the AVX-512
+// kernel (AVX-512F through target attributes, chosen at run time).
+//
+// The AVX-512 kernel computes tiles of up to 4 rows x 4 columns of C, each output in one zmm
+// accumulator, walking K block by block. Per column it widens 32 weights at a time (4 bits: 16
+// bytes; zero-extended to 16 int32 lanes, the low nibbles are the even elements and the high
+// nibbles the odd ones; 8 bits: 16 bytes, 16 elements in order), subtracts the block's zero point
+// as integers, converts to float32 and multiplies by the block's scale: the weight exactly as
+// dequantizeLinear computes it in float32. A's 32 values are split into even and odd elements once
+// per row (two permutes), shared by the columns. Signed 4-bit values are read as unsigned ones
+// with their top bit flipped (x ^ 8 = x + 8 for int4), the zero point raised by 8 to match.
+// Threads take chunks of columns dynamically, so a descheduled thread holds back one chunk, not
+// half the product.
+#include "backends/cpu/kernels/block_quantized_gemm.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define WEBNN_BLOCK_GEMM_X86 1
+#include <immintrin.h>
+#endif
+
+namespace webnn::cpu {
+namespace {
+
+// The integer at element `index` of packed values.
+inline int32_t elementAt(const uint8_t* values, uint64_t index, uint32_t bits, bool isSigned) {
+  if (bits == 8) {
+    return isSigned ? static_cast<int32_t>(static_cast<int8_t>(values[index]))
+                    : static_cast<int32_t>(values[index]);
+  }
+  const uint32_t nibble = (values[index / 2] >> ((index % 2) * 4)) & 0xF;
+  return isSigned ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
+}
+
+// Columns per chunk a thread claims.
+constexpr uint64_t kColumnsPerChunk = 64;
+// Below this many multiply-adds a product runs on the calling thread alone.
+constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
+
+#ifdef WEBNN_BLOCK_GEMM_X86
+#define WEBNN_AVX512F_TARGET __attribute__((target("avx512f,fma")))
+
+// The sum of the 16 lanes. Not _mm512_reduce_add_ps: GCC 12's passes _mm256_undefined_pd(),
+// (also behind _mm512_castps512_ps256), which -Wuninitialized reports (GCC bug 105593); a full
+// mask compiles to the same instruction.
+WEBNN_AVX512F_TARGET inline float sumOfLanes(__m512 v) {
+  const __m512d halves = _mm512_castps_pd(v);
+  const __m256 low = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, halves, 0));
+  const __m256 high = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, halves, 1));
+  const __m256 eight = _mm256_add_ps(low, high);
+  const __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
+  const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
+  return _mm_cvtss_f32(_mm_add_ss(two, _mm_shuffle_ps(two, two, 1)));
+}
+
+// Rows x Cols outputs of C at (row, column) over the whole K.
+template <int Rows, int Cols, uint32_t Bits, bool Signed>
+WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQuantizedWeights& w,
+                                     uint64_t column, const float* bias, float* c, uint64_t ldc) {
+  const uint64_t blocks = w.blocksPerRow();
+  const uint64_t rowBytes = w.k * Bits / 8;
+  const uint8_t* values[Cols];
+  for (int j = 0; j < Cols; ++j) values[j] = w.values + (column + j) * rowBytes;
+  __m512 acc[Rows][Cols];
+  for (int r = 0; r < Rows; ++r) {
+    for (int j = 0; j < Cols; ++j) acc[r][j] = _mm512_setzero_ps();
+  }
+  const __m512i evenIndex =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i oddIndex =
+      _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512i lowNibble = _mm512_set1_epi32(0xF);
+  const __m128i flipTopBits = _mm_set1_epi8(static_cast<char>(0x88));
+  for (uint64_t block = 0; block < blocks; ++block) {
+    __m512 scale[Cols];
+    __m512i zeroPoint[Cols];
+    for (int j = 0; j < Cols; ++j) {
+      const uint64_t index = (column + j) * blocks + block;
+      scale[j] = _mm512_set1_ps(w.scales[index]);
+      int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
+      if (Bits == 4 && Signed) zero += 8;
+      zeroPoint[j] = _mm512_set1_epi32(zero);
+    }
+    const uint64_t blockEnd = (block + 1) * w.blockSize;
+    if constexpr (Bits == 4) {
+      for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+        __m512 even[Cols], odd[Cols];
+        for (int j = 0; j < Cols; ++j) {
+          __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2));
+          if constexpr (Signed) bytes = _mm_xor_si128(bytes, flipTopBits);
+          const __m512i widened = _mm512_cvtepu8_epi32(bytes);
+          const __m512i low = _mm512_and_si512(widened, lowNibble);
+          const __m512i high = _mm512_srli_epi32(widened, 4);
+          even[j] =
+              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(low, zeroPoint[j])), scale[j]);
+          odd[j] =
+              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(high, zeroPoint[j])), scale[j]);
+        }
+        for (int r = 0; r < Rows; ++r) {
+          const __m512 x0 = _mm512_loadu_ps(a + r * lda + k);
+          const __m512 x1 = _mm512_loadu_ps(a + r * lda + k + 16);
+          const __m512 xEven = _mm512_permutex2var_ps(x0, evenIndex, x1);
+          const __m512 xOdd = _mm512_permutex2var_ps(x0, oddIndex, x1);
+          for (int j = 0; j < Cols; ++j) {
+            acc[r][j] = _mm512_fmadd_ps(xEven, even[j], acc[r][j]);
+            acc[r][j] = _mm512_fmadd_ps(xOdd, odd[j], acc[r][j]);
+          }
+        }
+      }
+    } else {
+      for (uint64_t k = block * w.blockSize; k < blockEnd; k += 16) {
+        __m512 weight[Cols];
+        for (int j = 0; j < Cols; ++j) {
+          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k));
+          const __m512i widened =
+              Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+          weight[j] =
+              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(widened, zeroPoint[j])), scale[j]);
+        }
+        for (int r = 0; r < Rows; ++r) {
+          const __m512 x = _mm512_loadu_ps(a + r * lda + k);
+          for (int j = 0; j < Cols; ++j) acc[r][j] = _mm512_fmadd_ps(x, weight[j], acc[r][j]);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    for (int j = 0; j < Cols; ++j) {
+      const float sum = sumOfLanes(acc[r][j]);
+      c[r * ldc + j] = bias ? sum + bias[column + j] : sum;
+    }
+  }
+}
+
+using TileFunction = void (*)(const float*, uint64_t, const BlockQuantizedWeights&, uint64_t,
+                              const float*, float*, uint64_t);
+
+template <uint32_t Bits, bool Signed>
+struct Tiles {
+  // [rows - 1]: 4 columns, then 1 column.
+  static constexpr TileFunction wide[4] = {
+      tileAvx512<1, 4, Bits, Signed>, tileAvx512<2, 4, Bits, Signed>,
+      tileAvx512<3, 4, Bits, Signed>, tileAvx512<4, 4, Bits, Signed>};
+  static constexpr TileFunction narrow[4] = {
+      tileAvx512<1, 1, Bits, Signed>, tileAvx512<2, 1, Bits, Signed>,
+      tileAvx512<3, 1, Bits, Signed>, tileAvx512<4, 1, Bits, Signed>};
+};
+
+template <uint32_t Bits, bool Signed>
+void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantizedWeights& w,
+                   const float* bias, float* c, uint64_t ldc, uint64_t columnBegin,
+                   uint64_t columnEnd) {
+  for (uint64_t row = 0; row < m; row += 4) {
+    const uint64_t rows = std::min<uint64_t>(4, m - row);
+    const float* aRows = a + row * lda;
+    float* cRows = c + row * ldc;
+    uint64_t column = columnBegin;
+    for (; column + 4 <= columnEnd; column += 4) {
+      Tiles<Bits, Signed>::wide[rows - 1](aRows, lda, w, column, bias, cRows + column, ldc);
+    }
+    for (; column < columnEnd; ++column) {
+      Tiles<Bits, Signed>::narrow[rows - 1](aRows, lda, w, column, bias, cRows + column, ldc);
+    }
+  }
+}
+
+bool detectAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+}
+#endif  // WEBNN_BLOCK_GEMM_X86
+
+void columnsPortable(uint64_t m, const float* a, uint64_t lda, const BlockQuantizedWeights& w,
+                     const float* bias, float* c, uint64_t ldc, uint64_t columnBegin,
+                     uint64_t columnEnd) {
+  const uint64_t blocks = w.blocksPerRow();
+  for (uint64_t row = 0; row < m; ++row) {
+    const float* x = a + row * lda;
+    for (uint64_t column = columnBegin; column < columnEnd; ++column) {
+      float sum = 0;
+      for (uint64_t block = 0; block < blocks; ++block) {
+        const uint64_t index = column * blocks + block;
+        const float scale = w.scales[index];
+        const int32_t zeroPoint = elementAt(w.zeroPoints, index, w.bits, w.isSigned);
+        for (uint64_t k = block * w.blockSize; k < (block + 1) * w.blockSize; ++k) {
+          const int32_t q = elementAt(w.values, column * w.k + k, w.bits, w.isSigned);
+          sum += x[k] * (static_cast<float>(q - zeroPoint) * scale);
+        }
+      }
+      c[row * ldc + column] = bias ? sum + bias[column] : sum;
+    }
+  }
+}
+
+using ColumnsFunction = void (*)(uint64_t, const float*, uint64_t, const BlockQuantizedWeights&,
+                                 const float*, float*, uint64_t, uint64_t, uint64_t);
+
+ColumnsFunction columnsFunctionOf(const BlockQuantizedWeights& w) {
+#ifdef WEBNN_BLOCK_GEMM_X86
+  if (blockQuantizedGemmIsFast(w)) {
+    if (w.bits == 4) return w.isSigned ? columnsAvx512<4, true> : columnsAvx512<4, false>;
+    return w.isSigned ? columnsAvx512<8, true> : columnsAvx512<8, false>;
+  }
+#endif
+  return columnsPortable;
+}
+
+}  // namespace
+
+bool blockQuantizedGemmIsFast(const BlockQuantizedWeights& weights) {
+#ifdef WEBNN_BLOCK_GEMM_X86
+  static const bool avx512 = detectAvx512();
+  if (!avx512 || weights.blockSize == 0) return false;
+  return weights.bits == 4 ? weights.blockSize % 32 == 0 : weights.blockSize % 16 == 0;
+#else
+  (void)weights;
+  return false;
+#endif
+}
+
+void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
+                        const BlockQuantizedWeights& weights, const float* bias, float* c,
+                        uint64_t ldc) {
+  if (m == 0 || weights.n == 0) return;
+  const ColumnsFunction columns = columnsFunctionOf(weights);
+  const uint64_t chunks = (weights.n + kColumnsPerChunk - 1) / kColumnsPerChunk;
+  const uint64_t multiplyAdds = m * weights.n * weights.k;
+  const int threads =
+      multiplyAdds < kParallelMultiplyAdds || chunks < 2
+          ? 1
+          : static_cast<int>(std::min<uint64_t>(
+                chunks, static_cast<uint64_t>(
+                            std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1))));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+  for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
+    const uint64_t begin = chunk * kColumnsPerChunk;
+    const uint64_t end = std::min(weights.n, begin + kColumnsPerChunk);
+    columns(m, a, lda, weights, bias, c, ldc, begin, end);
+  }
+}
+
+void blockQuantizedGemmPortable(uint64_t m, const float* a, uint64_t lda,
+                                const BlockQuantizedWeights& weights, const float* bias, float* c,
+                                uint64_t ldc) {
+  columnsPortable(m, a, lda, weights, bias, c, ldc, 0, weights.n);
+}
+
+}  // namespace webnn::cpu

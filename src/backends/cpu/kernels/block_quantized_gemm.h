@@ -1,0 +1,41 @@
+// A float32-activation x block-quantized-weight matrix product for the cpu backend: C = A x W^T
+// [+ bias], where W (N x K) holds 4-bit or 8-bit integers with one scale and one zero point per
+// block of `blockSize` consecutive elements of a row: W(n, k) = (q(n, k) - zeroPoint(n, b)) *
+// scale(n, b), b = k / blockSize. This is the layout of 4-bit LLM weights (ONNX Runtime's
+// MatMulNBits, GGUF Q4_0/Q8_0, WebNN's dequantizeLinear of int4/uint4 with block scales): each
+// output column's K weights are consecutive. The weights are read as they are stored (two 4-bit
+// elements per byte, low nibble first) and widened in registers, block by block, so a batch-1
+// product reads 4 bits per weight: the bytes read decide its speed.
+#pragma once
+
+#include <cstdint>
+
+namespace webnn::cpu {
+
+struct BlockQuantizedWeights {
+  const uint8_t* values = nullptr;  // N x K elements, row-major, packed (4 bits: low nibble first)
+  const float* scales = nullptr;    // N x (K / blockSize)
+  const uint8_t* zeroPoints = nullptr;  // N x (K / blockSize) elements, packed like `values`
+  uint64_t n = 0, k = 0, blockSize = 0;
+  uint32_t bits = 4;  // 4 or 8
+  bool isSigned = false;
+  uint64_t blocksPerRow() const { return k / blockSize; }
+};
+
+// Whether the AVX-512 kernel takes these weights (4 bits: blockSize a multiple of 32; 8 bits: of
+// 16) on this CPU (avx512f); otherwise the portable loop runs them (correct, slow).
+bool blockQuantizedGemmIsFast(const BlockQuantizedWeights& weights);
+
+// C (m x n, float32, row stride ldc) = A (m x k, float32, row stride lda) x W^T [+ bias (n
+// float32, may be null)]. Requires k a multiple of blockSize (and even for 4 bits). Runs on
+// OpenMP threads (at most omp_get_max_threads()), split over the columns.
+void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
+                        const BlockQuantizedWeights& weights, const float* bias, float* c,
+                        uint64_t ldc);
+
+// The portable loop (exposed for tests): same contract, one thread.
+void blockQuantizedGemmPortable(uint64_t m, const float* a, uint64_t lda,
+                                const BlockQuantizedWeights& weights, const float* bias, float* c,
+                                uint64_t ldc);
+
+}  // namespace webnn::cpu

@@ -1,0 +1,87 @@
+// matmul on block-quantized weights (FusionChain::blockQuantized): C = A x transpose(
+// dequantizeLinear(W)) [+ bias row] on kernels/block_quantized_gemm.h, which reads W's 4-bit or
+// 8-bit integers as the graph stores them (the constant's own bytes: nothing is packed or
+// widened, so the weights take their file's size in memory) and widens them in registers. A is
+// read plain, the rows of its batch dimensions folded into M; the output is plain.
+#include <numeric>
+
+#include "backends/cpu/cpu_op.h"
+#include "backends/cpu/kernels/block_quantized_gemm.h"
+
+namespace webnn::cpu {
+namespace {
+
+class BlockQuantizedMatmulOp final : public CpuOp {
+ public:
+  BlockQuantizedMatmulOp(const OpCompileContext& context, uint64_t m,
+                         std::optional<graph::OperandId> bias)
+      : operand_(*context.fusion->blockQuantized),
+        a_(context.operation.inputs[0]),
+        output_(context.stepOutput()),
+        bias_(bias),
+        m_(m) {
+    const MLOperandDataType type = context.descriptor(operand_.weights).dataType;
+    layout_.n = operand_.n;
+    layout_.k = operand_.k;
+    layout_.blockSize = operand_.blockSize;
+    layout_.bits = type == MLOperandDataType::Int4 || type == MLOperandDataType::Uint4 ? 4 : 8;
+    layout_.isSigned = type == MLOperandDataType::Int4 || type == MLOperandDataType::Int8;
+  }
+
+  void execute(dnnl::stream&, const DispatchTensors& tensors) override {
+    BlockQuantizedWeights weights = layout_;
+    weights.values = static_cast<const uint8_t*>(dataOf(tensors, operand_.weights));
+    weights.scales = static_cast<const float*>(dataOf(tensors, operand_.scale));
+    weights.zeroPoints = static_cast<const uint8_t*>(dataOf(tensors, operand_.zeroPoint));
+    const auto* bias = bias_ ? static_cast<const float*>(dataOf(tensors, *bias_)) : nullptr;
+    blockQuantizedGemm(m_, static_cast<const float*>(dataOf(tensors, a_)), operand_.k, weights,
+                       bias, static_cast<float*>(dataOf(tensors, output_)), operand_.n);
+  }
+
+  std::string implementation() const override {
+    const std::string kernel = blockQuantizedGemmIsFast(layout_) ? "block_quantized_gemm:avx512"
+                                                                 : "block_quantized_gemm:portable";
+    return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
+           std::to_string(layout_.blockSize) + ")";
+  }
+
+ private:
+  BlockQuantizedWeightsOperand operand_;
+  graph::OperandId a_, output_;
+  std::optional<graph::OperandId> bias_;
+  uint64_t m_;
+  BlockQuantizedWeights layout_;
+};
+
+}  // namespace
+
+std::unique_ptr<CpuOp> createBlockQuantizedMatmulOp(const OpCompileContext& context) {
+  const FusionChain& chain = *context.fusion;
+  const BlockQuantizedWeightsOperand& operand = *chain.blockQuantized;
+  const auto& a = context.descriptor(context.operation.inputs[0]);
+  if (a.dataType != MLOperandDataType::Float32 || a.shape.empty() || a.shape.back() != operand.k ||
+      context.views || context.layoutOf(context.operation.inputs[0])) {
+    return nullptr;
+  }
+  const MLOperandDataType type = context.descriptor(operand.weights).dataType;
+  const bool fourBits = type == MLOperandDataType::Int4 || type == MLOperandDataType::Uint4;
+  // 4-bit rows start on whole bytes.
+  if (operand.blockSize == 0 || operand.k % operand.blockSize != 0 ||
+      (fourBits && operand.k % 2 != 0)) {
+    return nullptr;
+  }
+  std::optional<graph::OperandId> bias;
+  if (!chain.postOps.empty()) {
+    if (chain.postOps.size() != 1 || chain.postOps[0].kind != FusedPostOp::Kind::Binary ||
+        chain.postOps[0].algorithm != dnnl::algorithm::binary_add) {
+      return nullptr;
+    }
+    bias = chain.postOps[0].other;
+    if (context.storedLayoutOf(*bias)) return nullptr;
+  }
+  const uint64_t m =
+      std::accumulate(a.shape.begin(), a.shape.end() - 1, uint64_t{1}, std::multiplies<>());
+  return std::make_unique<BlockQuantizedMatmulOp>(context, m, bias);
+}
+
+}  // namespace webnn::cpu

@@ -1,0 +1,139 @@
+// The cpu backend on block-quantized (4-bit LLM) weights: matmul(A, transpose(reshape(
+// dequantizeLinear(int4 W [N, blocks, 32], reshaped flat scales and zero points)))) + bias (ONNX
+// Runtime's MatMulNBits as its WebNN provider lowers it) is one step on block_quantized_gemm, the
+// reshapes, dequantizeLinear, transpose and bias add fused into it; the weights stay as they
+// arrive (a plain slot of their own 4-bit size, nothing packed or widened); a dequantized weight
+// another operation also reads keeps its own steps. (Values against the reference on every
+// backend: the op suite's "matmul on block-quantized weights" cases.)
+#include "webnn/config.h"
+#ifdef WEBNN_HAVE_CPU
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "api/graph_state.h"
+#include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/kernels/block_quantized_gemm.h"
+#include "backends/cpu/plan.h"
+#include "test_helpers.h"
+#include "webnn/context.h"
+#include "webnn/graph_builder.h"
+
+namespace webnn {
+namespace {
+
+constexpr auto F32 = MLOperandDataType::Float32;
+constexpr auto I4 = MLOperandDataType::Int4;
+using Kind = cpu::OperationPlacement::Kind;
+
+const cpu::CpuPlan& planOf(const MLGraph& graph) {
+  const cpu::CpuPlan* plan = cpu::planOf(*graph.state()->compiled);
+  if (!plan) throw std::logic_error("not a cpu graph");
+  return *plan;
+}
+
+constexpr uint32_t kN = 24, kBlocks = 3, kBlockSize = 32, kK = kBlocks * kBlockSize, kRows = 5;
+
+struct NBitsGraph {
+  MLGraph graph;
+  MLOperand weights, scales, zeroPoints, bias;
+};
+
+// `alsoRead`: the dequantized weights are a graph output too.
+NBitsGraph build(MLContext& context, bool alsoRead) {
+  MLGraphBuilder b(context);
+  NBitsGraph result{.graph = MLGraph(),
+                    .weights = b.constant({I4, {kN, kBlocks, kBlockSize}}, {.label = "w"}),
+                    .scales = b.constant({F32, {kN * kBlocks}}, {.label = "s"}),
+                    .zeroPoints = b.constant({I4, {kN * kBlocks}}, {.label = "z"}),
+                    .bias = b.constant({F32, {kN}}, {.label = "b"})};
+  const MLOperand dequantized =
+      b.dequantizeLinear(result.weights, b.reshape(result.scales, {kN, kBlocks, 1}),
+                         b.reshape(result.zeroPoints, {kN, kBlocks, 1}));
+  const MLOperand x = b.input("x", {F32, {1, kRows, kK}});
+  const MLOperand y =
+      b.add(b.matmul(x, b.transpose(b.reshape(dequantized, {kN, kK}))), result.bias);
+  std::map<std::string, MLOperand> outputs{{"y", y}};
+  if (alsoRead) outputs.emplace("w", dequantized);
+  result.graph = b.build(outputs);
+  return result;
+}
+
+void fill(NBitsGraph& g) {
+  std::vector<uint8_t> weights(kN * kK / 2), zeroPoints(kN * kBlocks / 2);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<uint8_t>(i * 73 % 256);
+  for (size_t i = 0; i < zeroPoints.size(); ++i) {
+    zeroPoints[i] = static_cast<uint8_t>(i * 29 % 256);
+  }
+  std::vector<float> scales(kN * kBlocks), bias(kN);
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.01f * static_cast<float>(i % 7 + 1);
+  for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.5f * static_cast<float>(i) - 3.0f;
+  g.graph.setConstantData(g.weights, testing::bytesOf(weights));
+  g.graph.setConstantData(g.zeroPoints, testing::bytesOf(zeroPoints));
+  g.graph.setConstantData(g.scales, testing::bytesOf(scales));
+  g.graph.setConstantData(g.bias, testing::bytesOf(bias));
+}
+
+std::vector<float> run(MLContext& context, const MLGraph& graph) {
+  std::vector<float> x(kRows * kK);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+  return testing::runFloat(context, graph, {{"x", x}}, "y");
+}
+
+std::vector<float> onReference() {
+  MLContext reference = createContext({.backend = "reference"});
+  NBitsGraph g = build(reference, false);
+  fill(g);
+  return run(reference, g.graph);
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], 1e-4 * std::max(1.0f, std::abs(expected[i]))) << i;
+  }
+}
+
+TEST(CpuBlockQuantized, AMatMulNBitsLayerIsOneStepReadingTheWeightsAsStored) {
+  MLContext context = createContext({.backend = "cpu"});
+  NBitsGraph g = build(context, false);
+  const cpu::CpuPlan& plan = planOf(g.graph);
+  ASSERT_EQ(plan.steps.size(), 1u);
+  const cpu::PlanStep& step = plan.steps[0];
+  EXPECT_EQ(step.types, "reshape+reshape+dequantizeLinear+reshape+transpose+matmul+add");
+  const bool fast = cpu::blockQuantizedGemmIsFast(
+      {.n = kN, .k = kK, .blockSize = kBlockSize, .bits = 4, .isSigned = true});
+  EXPECT_EQ(step.implementation,
+            std::string(fast ? "block_quantized_gemm:avx512" : "block_quantized_gemm:portable") +
+                " (int4 weights, blocks of 32)");
+  EXPECT_TRUE(step.fallbackReason.empty()) << step.fallbackReason;
+  size_t fused = 0;
+  for (const auto& placement : plan.operations) fused += placement.kind == Kind::Fused;
+  EXPECT_EQ(fused, plan.operations.size() - 1);  // all but the matmul, the step's own
+  fill(g);
+  expectNear(run(context, g.graph), onReference());
+  // The 4-bit weights are read where they arrived: their own 4-bit bytes, kept plain.
+  const auto implementations = g.graph.implementations();
+  ASSERT_EQ(implementations.size(), 1u);
+  EXPECT_EQ(implementations[0].dataType, "float32");
+}
+
+TEST(CpuBlockQuantized, DequantizedWeightsAnotherOutputReadsAreNotFused) {
+  MLContext context = createContext({.backend = "cpu"});
+  NBitsGraph g = build(context, true);
+  const cpu::CpuPlan& plan = planOf(g.graph);
+  for (const auto& step : plan.steps) {
+    EXPECT_EQ(step.implementation.find("block_quantized_gemm"), std::string::npos) << step.types;
+  }
+  fill(g);
+  expectNear(run(context, g.graph), onReference());
+}
+
+}  // namespace
+}  // namespace webnn
+
+#endif  // WEBNN_HAVE_CPU
