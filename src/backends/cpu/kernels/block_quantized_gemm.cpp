@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_BLOCK_GEMM_X86 1
@@ -136,6 +137,134 @@ WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQu
   }
 }
 
+// The zero points of blocks [block, block + 16) of a row (fewer at the end: the rest 0) as int32
+// lanes, stored to `out`; signed 4-bit ones raised by 8 (their values are read that way).
+template <uint32_t Bits, bool Signed>
+WEBNN_AVX512F_TARGET inline void zeroPointsOf(const BlockQuantizedWeights& w, uint64_t first,
+                                              uint64_t count, int32_t* out) {
+  __m512i lanes;
+  if (count == 16 && Bits == 8) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w.zeroPoints + first));
+    lanes = Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+  } else if (count == 16 && first % 2 == 0) {  // 4 bits, 8 whole bytes
+    uint64_t packed;
+    std::memcpy(&packed, w.zeroPoints + first / 2, 8);
+    const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(packed));
+    const __m128i low = _mm_and_si128(bytes, _mm_set1_epi8(0xF));
+    const __m128i high = _mm_and_si128(_mm_srli_epi16(bytes, 4), _mm_set1_epi8(0xF));
+    lanes = _mm512_cvtepu8_epi32(_mm_unpacklo_epi8(low, high));
+    if (Signed) lanes = _mm512_xor_si512(lanes, _mm512_set1_epi32(8));  // x - 8 + 8 = x ^ 8
+  } else {
+    alignas(64) int32_t values[16] = {};
+    for (uint64_t i = 0; i < count; ++i) {
+      values[i] = elementAt(w.zeroPoints, first + i, Bits, Signed) + (Bits == 4 && Signed ? 8 : 0);
+    }
+    lanes = _mm512_load_si512(values);
+  }
+  _mm512_store_si512(out, lanes);
+}
+
+// How far ahead in each column's weights rowAvx512 prefetches.
+constexpr uint64_t kPrefetchBytes = 512;
+
+// One row of C (m = 1, batch-1 decoding), Cols columns from `column`, with A prepared once per
+// product (`x`: for 4 bits each 32 values split into the 16 even ones then the 16 odd ones, the
+// order the low and high nibbles widen to). Per block each column sums x * (q - zeroPoint) in two
+// accumulators (even and odd elements: short dependency chains) and adds the sum times the scale:
+// one multiply per block instead of one per weight.
+template <int Cols, uint32_t Bits, bool Signed>
+WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights& w, uint64_t column,
+                                    const float* bias, float* c) {
+  const uint64_t blocks = w.blocksPerRow();
+  const uint64_t rowBytes = w.k * Bits / 8;
+  const uint8_t* values[Cols];
+  for (int j = 0; j < Cols; ++j) values[j] = w.values + (column + j) * rowBytes;
+  const __m512i lowNibble = _mm512_set1_epi32(0xF);
+  const __m128i flipTopBits = _mm_set1_epi8(static_cast<char>(0x88));
+  __m512 acc[Cols];
+  for (int j = 0; j < Cols; ++j) acc[j] = _mm512_setzero_ps();
+  alignas(64) int32_t zeroPoints[Cols][16];
+  for (uint64_t group = 0; group < blocks; group += 16) {
+    const uint64_t count = std::min<uint64_t>(16, blocks - group);
+    for (int j = 0; j < Cols; ++j) {
+      zeroPointsOf<Bits, Signed>(w, (column + j) * blocks + group, count, zeroPoints[j]);
+    }
+    for (uint64_t block = group; block < group + count; ++block) {
+      __m512 first[Cols], second[Cols];
+      __m512i zeroPoint[Cols];
+      for (int j = 0; j < Cols; ++j) {
+        first[j] = _mm512_setzero_ps();
+        second[j] = _mm512_setzero_ps();
+        zeroPoint[j] = _mm512_set1_epi32(zeroPoints[j][block - group]);
+      }
+      const uint64_t blockEnd = (block + 1) * w.blockSize;
+      if constexpr (Bits == 4) {
+        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+          const __m512 xEven = _mm512_load_ps(x + k);
+          const __m512 xOdd = _mm512_load_ps(x + k + 16);
+          for (int j = 0; j < Cols; ++j) {
+            if (k % 128 == 0) {
+              _mm_prefetch(reinterpret_cast<const char*>(values[j] + k / 2 + kPrefetchBytes),
+                           _MM_HINT_T0);
+            }
+            __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2));
+            if constexpr (Signed) bytes = _mm_xor_si128(bytes, flipTopBits);
+            const __m512i widened = _mm512_cvtepu8_epi32(bytes);
+            const __m512i low =
+                _mm512_sub_epi32(_mm512_and_si512(widened, lowNibble), zeroPoint[j]);
+            const __m512i high = _mm512_sub_epi32(_mm512_srli_epi32(widened, 4), zeroPoint[j]);
+            first[j] = _mm512_fmadd_ps(xEven, _mm512_cvtepi32_ps(low), first[j]);
+            second[j] = _mm512_fmadd_ps(xOdd, _mm512_cvtepi32_ps(high), second[j]);
+          }
+        }
+      } else {
+        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+          const bool two = k + 16 < blockEnd;
+          const __m512 x0 = _mm512_load_ps(x + k);
+          const __m512 x1 = two ? _mm512_load_ps(x + k + 16) : _mm512_setzero_ps();
+          for (int j = 0; j < Cols; ++j) {
+            const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k));
+            const __m512i w0 = Signed ? _mm512_cvtepi8_epi32(b0) : _mm512_cvtepu8_epi32(b0);
+            first[j] = _mm512_fmadd_ps(x0, _mm512_cvtepi32_ps(_mm512_sub_epi32(w0, zeroPoint[j])),
+                                       first[j]);
+            if (two) {
+              const __m128i b1 =
+                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k + 16));
+              const __m512i w1 = Signed ? _mm512_cvtepi8_epi32(b1) : _mm512_cvtepu8_epi32(b1);
+              second[j] = _mm512_fmadd_ps(
+                  x1, _mm512_cvtepi32_ps(_mm512_sub_epi32(w1, zeroPoint[j])), second[j]);
+            }
+          }
+        }
+      }
+      for (int j = 0; j < Cols; ++j) {
+        acc[j] = _mm512_fmadd_ps(_mm512_add_ps(first[j], second[j]),
+                                 _mm512_set1_ps(w.scales[(column + j) * blocks + block]), acc[j]);
+      }
+    }
+  }
+  for (int j = 0; j < Cols; ++j) {
+    const float sum = sumOfLanes(acc[j]);
+    c[j] = bias ? sum + bias[column + j] : sum;
+  }
+}
+
+// A's one row as rowAvx512 reads it: 64-byte aligned, for 4 bits each 32 values reordered into the
+// even ones then the odd ones.
+template <uint32_t Bits>
+void prepareRow(const float* a, uint64_t k, float* x) {
+  if constexpr (Bits == 4) {
+    for (uint64_t base = 0; base < k; base += 32) {
+      for (uint64_t i = 0; i < 16; ++i) {
+        x[base + i] = a[base + 2 * i];
+        x[base + 16 + i] = a[base + 2 * i + 1];
+      }
+    }
+  } else {
+    std::memcpy(x, a, k * sizeof(float));
+  }
+}
+
 using TileFunction = void (*)(const float*, uint64_t, const BlockQuantizedWeights&, uint64_t,
                               const float*, float*, uint64_t);
 
@@ -154,6 +283,14 @@ template <uint32_t Bits, bool Signed>
 void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantizedWeights& w,
                    const float* bias, float* c, uint64_t ldc, uint64_t columnBegin,
                    uint64_t columnEnd) {
+  if (m == 1) {  // `a` is the prepared row (blockQuantizedGemm)
+    uint64_t column = columnBegin;
+    for (; column + 4 <= columnEnd; column += 4) {
+      rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
+    }
+    for (; column < columnEnd; ++column) rowAvx512<1, Bits, Signed>(a, w, column, bias, c + column);
+    return;
+  }
   for (uint64_t row = 0; row < m; row += 4) {
     const uint64_t rows = std::min<uint64_t>(4, m - row);
     const float* aRows = a + row * lda;
@@ -227,6 +364,22 @@ void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
                         uint64_t ldc) {
   if (m == 0 || weights.n == 0) return;
   const ColumnsFunction columns = columnsFunctionOf(weights);
+#ifdef WEBNN_BLOCK_GEMM_X86
+  // One row (batch-1 decoding): prepared once for every thread's columns, in the calling thread's
+  // buffer (kept between products: a steady-state dispatch allocates nothing).
+  if (m == 1 && blockQuantizedGemmIsFast(weights)) {
+    thread_local std::vector<float> storage;
+    if (storage.size() < weights.k + 16) storage.resize(weights.k + 16);
+    float* row = storage.data();
+    row += (64 - reinterpret_cast<uintptr_t>(row) % 64) % 64 / sizeof(float);
+    if (weights.bits == 4) {
+      prepareRow<4>(a, weights.k, row);
+    } else {
+      prepareRow<8>(a, weights.k, row);
+    }
+    a = row;
+  }
+#endif
   const uint64_t chunks = (weights.n + kColumnsPerChunk - 1) / kColumnsPerChunk;
   const uint64_t multiplyAdds = m * weights.n * weights.k;
   const int threads =
