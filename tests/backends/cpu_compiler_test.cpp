@@ -380,16 +380,17 @@ TEST(CpuCompiler, AScalarConstantMultipliedOrAddedIsAnElementwisePostOp) {
 }
 
 TEST(CpuCompiler, NoChainHasTwoLinearPostOpsApart) {
-  // oneDNN 2.6 runs a second linear post-op wrong: after relu, the scalar add is a step.
+  // oneDNN 2.6 runs a second linear post-op wrong: after relu, the scalar multiply and add (a
+  // learnable affine block after an activation) are binary post-ops with their scalar constants.
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {
         MLOperand x = b.input("x", {F32, {2, 6, 8}});
         MLOperand y =
             b.relu(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)));
-        return b.add(y, b.constant(F32, 0.25));
+        return b.add(b.mul(y, b.constant(F32, 1.5)), b.constant(F32, 0.25));
       },
       {2, 6, 8});
-  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+relu", "add"}));
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+relu+mul+add"}));
 }
 
 TEST(CpuCompiler, AViewThatIsAGraphOutputRunsAndAMatmulWritesAGraphOutputThroughStrides) {

@@ -65,6 +65,9 @@ struct FusedPostOp {
   // batchNormalization: the variance, and the scale and bias when given.
   graph::OperandId variance = 0;
   std::optional<graph::OperandId> scale{}, bias{};
+  // An element-wise linear post-op made from a multiply or add by a scalar constant: the binary
+  // post-op (binary_mul / binary_add with `other`, the constant) it can be instead.
+  dnnl::algorithm binaryForm = dnnl::algorithm::undef;
 };
 // A conv2d or matmul whose two operands are dequantizeLinear results (a QDQ model): the step reads
 // the quantized tensors themselves and runs on an int8 primitive (ops/quantized_convolution.cpp,

@@ -95,7 +95,9 @@ std::optional<std::vector<FusedPostOp>> postOpsOf(const graph::GraphIR& ir,
     return std::vector<FusedPostOp>{{.kind = FusedPostOp::Kind::Eltwise,
                                      .algorithm = dnnl::algorithm::eltwise_linear,
                                      .alpha = multiply ? static_cast<float>(*scalar) : 1.0f,
-                                     .beta = multiply ? 0.0f : static_cast<float>(*scalar)}};
+                                     .beta = multiply ? 0.0f : static_cast<float>(*scalar),
+                                     .other = other,
+                                     .binaryForm = algorithm}};
   }
   return std::vector<FusedPostOp>{
       {.kind = FusedPostOp::Kind::Binary, .algorithm = algorithm, .other = other}};
@@ -207,7 +209,9 @@ bool isLinear(const FusedPostOp& postOp) {
 
 // Appends `next` to `postOps`, unless it would make a second element-wise linear post-op:
 // oneDNN 2.6's matmul runs two of them wrong (the second with the first's parameters, mixed).
-// A linear right after a linear is merged into it: a2 (a1 x + b1) + b2.
+// A linear right after a linear is merged into it: a2 (a1 x + b1) + b2; one after other post-ops
+// becomes the binary post-op of its scalar constant when it was made from one (a learnable affine
+// block after an activation: mul and add by scalars).
 bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPostOp>& next) {
   std::vector<FusedPostOp> result = postOps;
   for (const FusedPostOp& postOp : next) {
@@ -216,7 +220,13 @@ bool appendPostOps(std::vector<FusedPostOp>& postOps, const std::vector<FusedPos
       result.push_back(postOp);
       continue;
     }
-    if (!isLinear(result.back())) return false;
+    if (!isLinear(result.back())) {
+      if (postOp.binaryForm == dnnl::algorithm::undef) return false;
+      result.push_back({.kind = FusedPostOp::Kind::Binary,
+                        .algorithm = postOp.binaryForm,
+                        .other = postOp.other});
+      continue;
+    }
     FusedPostOp& last = result.back();
     last.beta = postOp.alpha * last.beta + postOp.beta;
     last.alpha = postOp.alpha * last.alpha;
