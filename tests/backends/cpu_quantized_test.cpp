@@ -313,6 +313,51 @@ TEST(CpuQuantized, ADequantizedInt32BiasIsFusedIntoTheStep) {
              testing::runFloat(reference, build(reference), {{"x", x}}, "y"));
 }
 
+TEST(CpuQuantized, AConvolutionOfThreeInputChannelsRunsTheFloatPathInItsWorkspace) {
+  // RGB pixels: int8 products need groups of 4 channels; the float path is chosen at compile and
+  // its buffers are part of the step's workspace.
+  auto build = [](MLContext& context, MLOperand* filter) {
+    MLGraphBuilder b(context);
+    const MLOperand scale = classic<float>(b, F32, {}, {0.02f});
+    const MLOperand zero = classic<uint8_t>(b, U8, {}, {120});
+    const MLOperand x = b.dequantizeLinear(
+        b.quantizeLinear(b.input("x", {F32, {1, 3, 9, 12}}), scale, zero), scale, zero);
+    *filter = b.constant({I8, {kOutputs, 3, 3, 3}}, {.label = "w"});
+    std::vector<float> scales(kOutputs);
+    for (uint32_t o = 0; o < kOutputs; ++o) scales[o] = 0.003f * static_cast<float>(o + 1);
+    const MLOperand weights = b.dequantizeLinear(
+        *filter, classic<float>(b, F32, {kOutputs, 1, 1, 1}, scales),
+        classic<int8_t>(b, I8, {kOutputs, 1, 1, 1}, std::vector<int8_t>(kOutputs, 0)));
+    return b.build(
+        {{"y", b.relu(b.conv2d(x, weights, {.padding = {1, 1, 1, 1}, .strides = {2, 2}}))}});
+  };
+  std::vector<int8_t> filterValues(kOutputs * 27);
+  for (size_t i = 0; i < filterValues.size(); ++i) {
+    filterValues[i] = static_cast<int8_t>(int(i * 53 % 255) - 127);
+  }
+  std::vector<float> x(3 * 9 * 12);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::cos(static_cast<float>(i)) * 2.0f;
+  auto runOn = [&](const char* backend, bool checkPlan) {
+    MLContext context = createContext({.backend = backend});
+    MLOperand filter;
+    MLGraph graph = build(context, &filter);
+    if (checkPlan) {
+      bool found = false;
+      for (const auto& step : planOf(graph).steps) {
+        if (step.types.find("conv2d") == std::string::npos) continue;
+        found = true;
+        EXPECT_NE(step.implementation.find("(dequantized filter)"), std::string::npos)
+            << step.implementation;
+        EXPECT_GT(step.op->workspaceBytes(), 3u * 9 * 12 * sizeof(float)) << step.implementation;
+      }
+      EXPECT_TRUE(found);
+    }
+    graph.setConstantData(filter, testing::bytesOf(filterValues));
+    return testing::runFloat(context, graph, {{"x", x}}, "y");
+  };
+  expectNear(runOn("cpu", true), runOn("reference", false));
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -9,8 +9,12 @@
 // quantizeLinear that follows into uint8 (the next layer's input) as division, rounding and
 // zero-point post-ops on a uint8 destination.
 // oneDNN has no filter zero points: a filter whose zero point is not 0 (seen only when the
-// constants are in) runs on a float32 convolution of the dequantized values instead, made then;
-// so does a convolution for which oneDNN has only its reference int8 implementation.
+// constants are in) runs on a float32 convolution of the dequantized values instead, made then.
+// So does, planned at compile (its buffers in the step's workspace), a convolution for which
+// oneDNN has only its reference int8 implementation (a 1x1 image's squeeze-and-excitation
+// layers) or that has fewer than 4 input channels (a network's first layer on RGB pixels: int8
+// products need groups of 4 channels, and oneDNN's int8 kernels run it several times slower than
+// its float32 one).
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -96,12 +100,24 @@ class QuantizedConvolutionOp final : public CpuOp {
         context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
     primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
         descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
-    // Only oneDNN's reference int8 convolution (a 1x1 image's squeeze-and-excitation layers):
-    // the float path, on the dequantized filter.
-    referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
+    // Only oneDNN's reference int8 convolution, or too few input channels (not a grouped one): the
+    // float path, on the dequantized filter.
+    floatPathPlanned_ =
+        implementationOf(primitiveDesc_).rfind("ref", 0) == 0 || (groups == 1 && srcDims[1] < 4);
     primitive_ = dnnl::convolution_forward(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
+    if (floatPathPlanned_) {
+      // The step writes in the layout the float32 primitive chooses (its own, not the int8 one's:
+      // that one can leave oneDNN only its reference float32 convolution), the input reordered
+      // to plain and dequantized.
+      floatPath_ = createFloatPath(
+          withDataType(context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any)),
+                       DataType::f32));
+      dstDesc_ = withDataType(floatPath_->primitiveDesc.dst_desc(), dstType);
+      srcDesc_ = inputDesc_;  // no int8 input reorder
+      floatWorkspaceBytes_ = floatPathWorkspaceBytes(*floatPath_);
+    }
     const memory::desc plainDst(dstDims_, dstType, Tag::nchw);
     if (context.plainOutput && dstDesc_ != plainDst) {
       outputReorder_ =
@@ -115,7 +131,7 @@ class QuantizedConvolutionOp final : public CpuOp {
           dnnl::reorder(dnnl::reorder::primitive_desc(engine_, inputDesc_, engine_, srcDesc_));
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
-    if (!referenceOnly_) {
+    if (!floatPathPlanned_) {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
@@ -142,16 +158,18 @@ class QuantizedConvolutionOp final : public CpuOp {
                                static_cast<double>(biasScales[perChannelScale ? c : 0]));
       }
     }
-    if (!referenceOnly_ && weightZeroPointsAreZero(zeroPoints, count)) {
+    if (!floatPathPlanned_ && weightZeroPointsAreZero(zeroPoints, count)) {
       floatPath_.reset();
       packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
     }
-    prepareFloatPath(tensors, zeroPoints, scales, count);
+    if (!floatPath_) floatPath_ = createFloatPath(withDataType(dstDesc_, DataType::f32));
+    fillFloatPath(tensors, zeroPoints, scales, count);
   }
 
   uint64_t workspaceBytes() const override {
-    return reorderBytes_ + outputBytes_ + scratchpadBytes(primitiveDesc_);
+    return reorderBytes_ + outputBytes_ +
+           (floatPathPlanned_ ? floatWorkspaceBytes_ : scratchpadBytes(primitiveDesc_));
   }
   std::optional<memory::desc> outputLayout() const override {
     return blockedOutput_ ? std::optional(dstDesc_) : std::nullopt;
@@ -186,7 +204,9 @@ class QuantizedConvolutionOp final : public CpuOp {
     }
     addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
-      runFloatPath(stream, tensors, std::move(arguments));
+      runFloatPath(
+          stream, tensors, std::move(arguments),
+          workspace && floatPathPlanned_ ? workspace + reorderBytes_ + outputBytes_ : nullptr);
     } else {
       memory source(inputDesc_, engine_, dataOf(tensors, q_.input));
       if (inputReorder_) {
@@ -212,7 +232,10 @@ class QuantizedConvolutionOp final : public CpuOp {
   }
 
   std::string implementation() const override {
-    if (floatPath_) return implementationOf(floatPath_->primitiveDesc) + " (dequantized filter)";
+    if (floatPath_) {
+      return implementationOf(floatPath_->primitiveDesc) + " (dequantized filter)" +
+             (outputReorder_ ? " + reorder to plain" : "");
+    }
     return implementationOf(primitiveDesc_) + " (int8)" +
            (outputReorder_ ? " + reorder to plain" : "");
   }
@@ -225,10 +248,12 @@ class QuantizedConvolutionOp final : public CpuOp {
                                            strides_, dilations_, paddingBegin_, paddingEnd_);
   }
 
-  // A filter zero point other than 0: a float32 convolution of the dequantized input and filter,
-  // with the same destination layout and post-ops (the scale multiply by 1: the filter carries
-  // its scale). Its scratchpad and dequantized input are allocated per dispatch: this path is
-  // rare (QDQ filters are symmetric), and concurrent dispatches must not share them.
+  // The float path: a float32 convolution of the dequantized input and filter, with the same
+  // destination layout and post-ops (the scale multiply by 1: the filter carries its scale). Its
+  // buffers (the input in plain nchw and dequantized, a float32 result for a uint8 destination,
+  // the scratchpad) are in the step's workspace when it is planned at compile; otherwise (a
+  // filter zero point seen when the constants arrive: rare, QDQ filters are symmetric) allocated
+  // per dispatch, so that concurrent dispatches never share them.
   struct FloatPath {
     dnnl::convolution_forward::primitive_desc primitiveDesc;
     dnnl::convolution_forward primitive;
@@ -238,17 +263,40 @@ class QuantizedConvolutionOp final : public CpuOp {
     std::vector<float> ones;
   };
 
-  void prepareFloatPath(const DispatchTensors& tensors, const int8_t* zeroPoints,
-                        const float* scales, size_t count) {
+  // `destination`: the float32 result's layout (format_tag::any: the primitive's choice).
+  std::unique_ptr<FloatPath> createFloatPath(const memory::desc& destination) const {
     auto path = std::make_unique<FloatPath>();
     dnnl::primitive_attr attributes = opAttributes();
     attributes.set_post_ops(postOps_.postOps);
     path->srcDesc = memory::desc(inputDesc_.dims(), DataType::f32, Tag::nchw);
     path->primitiveDesc = dnnl::convolution_forward::primitive_desc(
         descriptorOf(path->srcDesc, memory::desc(weightsDims_, DataType::f32, Tag::any),
-                     withDataType(dstDesc_, DataType::f32)),
+                     destination),
         attributes, engine_);
     path->primitive = dnnl::convolution_forward(path->primitiveDesc);
+    return path;
+  }
+
+  static uint64_t rounded(uint64_t bytes) { return (bytes + 63) / 64 * 64; }
+  // The float path's buffers in a workspace: the plain quantized input (when the producer's layout
+  // is blocked), the dequantized input, the float32 result (a uint8 destination), the scratchpad.
+  uint64_t plainInputBytes() const {
+    return inputDesc_ != plainInputDesc_ ? rounded(plainInputDesc_.get_size()) : 0;
+  }
+  uint64_t dequantizedInputBytes() const {
+    return rounded(plainInputDesc_.get_size() * sizeof(float));
+  }
+  uint64_t floatResultBytes() const {
+    return divisionPosition_ >= 0 ? rounded(dstDesc_.get_size() * sizeof(float)) : 0;
+  }
+  uint64_t floatPathWorkspaceBytes(const FloatPath& path) const {
+    return plainInputBytes() + dequantizedInputBytes() + floatResultBytes() +
+           scratchpadBytes(path.primitiveDesc);
+  }
+
+  void fillFloatPath(const DispatchTensors& tensors, const int8_t* zeroPoints, const float* scales,
+                     size_t count) {
+    FloatPath* path = floatPath_.get();
     // The dequantized filter, plain, then in the primitive's layout.
     std::vector<int8_t> unpacked;
     const int8_t* filter = plainInt8Weights(tensors, q_.weights, packedWeights_.get(),
@@ -270,40 +318,44 @@ class QuantizedConvolutionOp final : public CpuOp {
     stream.wait();
     // The filter carries its scale: the multiply post-op takes the input's scale only.
     multipliers_.assign(static_cast<size_t>(outputChannels_), 1.0f);
-    floatPath_ = std::move(path);
   }
 
+  // `workspace`: floatPathWorkspaceBytes() for the buffers, or null (allocated here).
   void runFloatPath(dnnl::stream& stream, const DispatchTensors& tensors,
-                    std::unordered_map<int, memory> arguments) const {
+                    std::unordered_map<int, memory> arguments, std::byte* workspace) const {
+    std::vector<std::byte> allocated;
+    if (!workspace) {
+      allocated.resize(floatPathWorkspaceBytes(*floatPath_) + 64);
+      workspace = allocated.data() + (64 - reinterpret_cast<uintptr_t>(allocated.data()) % 64) % 64;
+    }
+    std::byte* plain = workspace;
+    auto* input = reinterpret_cast<float*>(plain + plainInputBytes());
+    auto* result =
+        reinterpret_cast<float*>(reinterpret_cast<std::byte*>(input) + dequantizedInputBytes());
+    std::byte* scratchpad = reinterpret_cast<std::byte*>(result) + floatResultBytes();
     // The quantized input in plain nchw (reordered from a blocked producer's layout), dequantized.
     const auto* quantized = static_cast<const std::byte*>(dataOf(tensors, q_.input));
-    std::vector<std::byte> plain;
     if (inputDesc_ != plainInputDesc_) {
-      plain.resize(plainInputDesc_.get_size());
       memory blocked(inputDesc_, engine_, const_cast<std::byte*>(quantized));
-      memory destination(plainInputDesc_, engine_, plain.data());
+      memory destination(plainInputDesc_, engine_, plain);
       dnnl::reorder(blocked, destination).execute(stream, blocked, destination);
       stream.wait();
-      quantized = plain.data();
+      quantized = plain;
     }
     const uint64_t elements = plainInputDesc_.get_size();
-    std::vector<float> input(elements);
     dequantizeInput(quantized, plainInputDesc_.data_type() == DataType::u8, elements,
-                    inputZeroPoint_, inputScale_, input.data());
-    arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input.data()));
+                    inputZeroPoint_, inputScale_, input);
+    arguments.emplace(DNNL_ARG_SRC, memory(floatPath_->srcDesc, engine_, input));
     arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
     // A uint8 destination: the float32 result in the same layout, saturated after.
-    std::vector<float> result;
     auto* destination = static_cast<uint8_t*>(arguments.at(DNNL_ARG_DST).get_data_handle());
     if (divisionPosition_ >= 0) {
-      result.resize(dstDesc_.get_size());
-      arguments.insert_or_assign(
-          DNNL_ARG_DST, memory(withDataType(dstDesc_, DataType::f32), engine_, result.data()));
+      arguments.insert_or_assign(DNNL_ARG_DST,
+                                 memory(withDataType(dstDesc_, DataType::f32), engine_, result));
     }
-    std::vector<std::byte> scratchpad(scratchpadBytes(floatPath_->primitiveDesc));
     executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
-                          std::move(arguments), scratchpad.data());
-    if (divisionPosition_ >= 0) saturateToUint8(result.data(), result.size(), destination);
+                          std::move(arguments), scratchpad);
+    if (divisionPosition_ >= 0) saturateToUint8(result, dstDesc_.get_size(), destination);
   }
 
   dnnl::engine engine_;
@@ -313,8 +365,11 @@ class QuantizedConvolutionOp final : public CpuOp {
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
   float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
-  int divisionPosition_ = -1;   // its division post-op, or -1 (a float32 destination)
-  bool referenceOnly_ = false;  // oneDNN offers only its reference int8 implementation
+  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
+  // The float path chosen at compile (oneDNN offers only its reference int8 implementation, or
+  // fewer than 4 input channels), its workspace bytes.
+  bool floatPathPlanned_ = false;
+  uint64_t floatWorkspaceBytes_ = 0;
   memory::dim outputChannels_ = 0;
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
   memory::desc inputDesc_, plainInputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
