@@ -2,7 +2,7 @@
 # The benchmark's generated models (bench/onnx) at test sizes, on a seeded random input, against
 # ONNX Runtime (relative L2 <= 1e-4, random_input_test.sh). Exits 77 (CTest SKIP) when npm is
 # unreachable.
-#   generated_model_test.sh WEBNN_TOOL GENERATOR mlp|encoder [BACKEND]
+#   generated_model_test.sh WEBNN_TOOL GENERATOR mlp|encoder|decoder [BACKEND]
 set -euo pipefail
 webnn="$1"
 generator="$2"
@@ -20,6 +20,16 @@ case "${kind}" in
   encoder)
     model="${work}/encoder.onnx"
     "${generator}" "${model}" --layers 2 --hidden 256 --heads 4 --ffn 1024 --seq 64 ;;
-  *) echo "generated_model_test: unknown model ${kind} (mlp, encoder)" >&2; exit 2 ;;
+  # 2 layers of an LLM-shaped decoder with 4-bit MatMulNBits weights (bench/models/
+  # make_decoder_onnx.py; GENERATOR is the Python that runs it): hidden 256, 4 heads, FFN 512,
+  # 16 past positions. ONNX Runtime runs MatMulNBits in float (accuracy_level 0).
+  decoder)
+    model="${work}/decoder.onnx"
+    if ! "${generator}" -c 'import onnx, numpy' 2>/dev/null; then
+      echo "SKIP: ${generator} has no onnx / numpy"; exit 77
+    fi
+    "${generator}" "${here}/../../bench/models/make_decoder_onnx.py" "${model}" --layers 2 \
+      --hidden 256 --heads 4 --ffn 512 --kv 16 ;;
+  *) echo "generated_model_test: unknown model ${kind} (mlp, encoder, decoder)" >&2; exit 2 ;;
 esac
 "${here}/random_input_test.sh" "${webnn}" "${model}" - "${backend[@]}"
