@@ -1272,6 +1272,81 @@ void addQuantizationAndRecurrentCases() {
                                         b.values(T::Float32, {1, 2, 3}, {0.5, 2, 1, 0.25, 3, 0.1}),
                                         b.values(t, {1, 2, 3}, {1, 0, 2, 5, 9, 100}));
   });
+  // int4 / uint4 (two a byte, low nibble first): dequantizeLinear per tensor, per axis, in blocks
+  // along the last and a middle axis, odd element counts and runs that start on a high nibble,
+  // large enough for several threads; scales at the float32 extremes (the cpu kernel multiplies in
+  // float32: the same value as the reference's double product, rounded once).
+  struct FourBitDequantize {
+    const char* name;
+    Shape input, scale;
+  };
+  for (const FourBitDequantize& c : {
+           FourBitDequantize{"per tensor, odd count", {3, 5, 7}, {}},
+           FourBitDequantize{"per tensor, large", {3, 101, 131}, {1}},
+           FourBitDequantize{"per axis, first", {4, 6, 5}, {4, 1, 1}},
+           FourBitDequantize{"per axis, middle", {3, 6, 5}, {6, 1}},
+           FourBitDequantize{"per axis, last", {3, 7}, {7}},
+           FourBitDequantize{"blocks of 32 along the last axis", {5, 64}, {5, 2}},
+           FourBitDequantize{"blocks of 3 along the last axis, odd", {3, 5, 9}, {3, 1, 3}},
+           FourBitDequantize{"blocks of 13 along the last axis, large", {3, 101, 130}, {3, 1, 10}},
+           FourBitDequantize{"blocks of 2 along a middle axis", {2, 6, 5}, {2, 3, 1}},
+           FourBitDequantize{"blocks along a middle axis, per element last", {3, 6, 5}, {1, 2, 5}},
+           FourBitDequantize{"blocks along every axis", {4, 6, 9}, {2, 3, 3}},
+       }) {
+    add(std::string("dequantizeLinear 4-bit ") + c.name, O::DequantizeLinear,
+        [c](CaseBuilder& b, T t) {
+          return b.builder().dequantizeLinear(b.input(t, c.input, {-9, 16}),
+                                              b.constant(T::Float32, c.scale, {-2, 2}),
+                                              b.constant(t, c.scale, {-9, 16}));
+        },
+        {T::Int4, T::Uint4});
+  }
+  // quantizeLinear to int4 / uint4: saturation, ties to even, NaN; per axis and in blocks of 3
+  // along the last axis (runs that start on a high nibble), an odd count, several threads.
+  struct FourBitQuantize {
+    const char* name;
+    Shape input, scale;
+  };
+  for (const FourBitQuantize& c :
+       {FourBitQuantize{"per tensor, odd count", {3, 5, 7}, {}},
+        FourBitQuantize{"per tensor, large", {3, 101, 131}, {}},
+        FourBitQuantize{"per axis, middle", {3, 6, 5}, {6, 1}},
+        FourBitQuantize{"blocks of 3 along the last axis", {3, 5, 9}, {3, 1, 3}}}) {
+    for (T q : {T::Int4, T::Uint4}) {
+      add(std::string("quantizeLinear to ") + std::string(toString(q)) + " " + c.name,
+          O::QuantizeLinear, [c, q](CaseBuilder& b, T t) {
+            return b.builder().quantizeLinear(b.input(t, c.input, {-20, 20}),
+                                              b.constant(t, c.scale, {0.5, 3}),
+                                              b.constant(q, c.scale, {-9, 16}));
+          });
+    }
+  }
+  for (T q : {T::Int4, T::Uint4}) {
+    add("quantizeLinear to " + std::string(toString(q)) + " edge values", O::QuantizeLinear,
+        [q](CaseBuilder& b, T t) {
+          return b.builder().quantizeLinear(
+              b.inputWith(t, {11},
+                          {-INFINITY, -100, -8.5, -2.5, -0.5, 0.5, 1.5, 7.5, 100, INFINITY, NAN}),
+              b.values(t, {}, {1.0}), b.values(q, {}, {q == T::Int4 ? -1.0 : 3.0}));
+        });
+  }
+  add(
+      "dequantizeLinear 4-bit blocks, scale of each float type", O::DequantizeLinear,
+      [](CaseBuilder& b, T t) {
+        return b.builder().dequantizeLinear(b.input(T::Int4, {4, 6, 9}, {-9, 16}),
+                                            b.constant(t, {2, 3, 3}, {-2, 2}),
+                                            b.constant(T::Int4, {2, 3, 3}, {-9, 16}));
+      },
+      {}, "scale");
+  add("dequantizeLinear 4-bit extreme scales", O::DequantizeLinear,
+      [](CaseBuilder& b, T t) {
+        return b.builder().dequantizeLinear(
+            b.input(t, {3, 8}, {-9, 16}),
+            b.values(T::Float32, {8},
+                     {1e-45, -1.17549435e-38, 3.4028234e38, -1e38, INFINITY, NAN, 0.1, -0.0}),
+            b.values(t, {8}, {0, 1, -8, 7, 15, 3, -1, 8}));
+      },
+      {T::Int4, T::Uint4});
   // conv2d on dequantizeLinear'd operands (a QDQ model's convolution; the cpu backend runs it on
   // an int8 primitive): uint8 and int8 activations with their zero points, per-channel and
   // per-tensor filter scales, a bias, a fused relu, groups, strides, and a filter zero point that
