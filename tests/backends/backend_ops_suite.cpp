@@ -405,6 +405,36 @@ void addElementwiseCases() {
       return b.builder().cast(b.input(t, {3, 5}, {-3, 300}), to);
     });
   }
+  // Casts to int4 / uint4 (two a byte, low nibble first; an odd count's last high nibble kept):
+  // floats truncate and saturate (NaN 0), integers keep their low 4 bits; large enough for
+  // several threads. And back from them to every type.
+  for (T to : {T::Int4, T::Uint4}) {
+    add("cast edge values to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
+      std::vector<double> values = {
+          -INFINITY, -1e30, -2147483649.0, -129, -128, -17,     -9,           -8.5, -8,       -7.9,
+          -1,        -0.5,  -0.0,          0,    0.5,  1,       7.9,          8,    15.5,     16,
+          17,        127,   128,           255,  256,  65504.0, 4294967296.0, 1e30, INFINITY, NAN};
+      if (values.size() % 2 == 0) values.push_back(-3.0);
+      const auto n = static_cast<uint32_t>(values.size());
+      return b.builder().cast(b.inputWith(t, {n}, values), to);
+    });
+    add("cast large to " + std::string(toString(to)), O::Cast, [to](CaseBuilder& b, T t) {
+      return b.builder().cast(b.input(t, {3, 101, 131}, {-40, 40}), to);
+    });
+  }
+  for (T to : {T::Float32, T::Float16, T::Int32, T::Int8, T::Uint8, T::Uint32, T::Int64, T::Uint64,
+               T::Int4, T::Uint4}) {
+    add("cast 4-bit to " + std::string(toString(to)), O::Cast,
+        [to](CaseBuilder& b, T t) {
+          return b.builder().cast(b.input(t, {3, 5, 7}, {-9, 16}), to);
+        },
+        {T::Int4, T::Uint4});
+  }
+  add("cast 4-bit large to float32", O::Cast,
+      [](CaseBuilder& b, T t) {
+        return b.builder().cast(b.input(t, {3, 101, 131}, {-9, 16}), T::Float32);
+      },
+      {T::Int4, T::Uint4});
 }
 
 void addMatrixCases() {

@@ -160,6 +160,30 @@ TEST(CpuBackend, QuantizationDoesNotFallBack) {
   expectNoFallback(graph, 2);
 }
 
+// int4/uint4 (two a byte): casts from and to them, dequantizeLinear of them and quantizeLinear to
+// them run on kernels of the cpu backend (the op suite checks the float32 ones; not a cast from
+// int4).
+TEST(CpuBackend, FourBitCastsAndQuantizationRunOnKernelsOfOurs) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  constexpr auto I4 = MLOperandDataType::Int4, U4 = MLOperandDataType::Uint4;
+  const std::vector<float> scales{0.5f, 0.25f, 2.0f};
+  const std::vector<uint8_t> zeroPoints{0x1f, 0x03};  // 15, 1, 3 (and a high nibble unused)
+  auto packed = builder.input("packed", {I4, {3, 5}});
+  auto x = builder.input("x", {F32, {3, 5}});
+  auto scale = builder.constant({F32, {3, 1}}, bytesOf(scales));
+  auto zero = builder.constant({U4, {3, 1}}, std::as_bytes(std::span(zeroPoints)));
+  auto widened = builder.cast(packed, MLOperandDataType::Int32);
+  auto narrowed = builder.cast(x, I4);
+  auto quantized = builder.quantizeLinear(x, scale, zero);
+  auto dequantized = builder.dequantizeLinear(quantized, scale, zero);
+  MLGraph graph = builder.build({{"widened", widened},
+                                 {"narrowed", narrowed},
+                                 {"quantized", quantized},
+                                 {"dequantized", dequantized}});
+  expectNoFallback(graph, 4);
+}
+
 TEST(CpuBackend, Float16RunsOnTheFloat32Implementations) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder builder(context);

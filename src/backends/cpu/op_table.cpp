@@ -11,6 +11,8 @@ constexpr DataTypeSet kUint8{T::Uint8};
 // Every type of whole bytes (the data movement kernels copy elements of 1, 2, 4 or 8 bytes).
 constexpr DataTypeSet kWholeBytes{T::Float32, T::Float16, T::Int32, T::Uint32,
                                   T::Int64,   T::Uint64,  T::Int8,  T::Uint8};
+constexpr DataTypeSet kCastable{T::Float32, T::Float16, T::Int32, T::Uint32, T::Int64,
+                                T::Uint64,  T::Int8,    T::Uint8, T::Int4,   T::Uint4};
 constexpr DataTypeSet kComparable{T::Float32, T::Int32, T::Uint32, T::Int64,
                                   T::Uint64,  T::Int8,  T::Uint8};
 
@@ -99,8 +101,8 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::Lesser:
     case OpType::LesserOrEqual:
       return kComparison;
-    case OpType::Cast:
-      return {createElementwiseKernelOp, kWholeBytes};
+    case OpType::Cast:  // from every type (int4/uint4 too; to them as well: the output's type)
+      return {createElementwiseKernelOp, kCastable};
     case OpType::Reshape:
     case OpType::Identity:
     case OpType::Transpose:

@@ -335,7 +335,7 @@ class BinaryKernelOp final : public CpuOp {
 
 // cast with the spec's (and the reference's) rules: floats round to nearest; float to integer
 // truncates toward zero and saturates (NaN gives 0); integer to float rounds once through
-// float32; integer to integer keeps the low bits.
+// float32; integer to integer keeps the low bits. Every pair of types, int4/uint4 included.
 class CastOp final : public CpuOp {
  public:
   explicit CastOp(const OpCompileContext& context)
@@ -365,6 +365,12 @@ class CastOp final : public CpuOp {
       });
       return;
     }
+    const bool fromNibbles = from_ == MLOperandDataType::Int4 || from_ == MLOperandDataType::Uint4;
+    const bool toNibbles = to_ == MLOperandDataType::Int4 || to_ == MLOperandDataType::Uint4;
+    if (fromNibbles || toNibbles) {
+      castNibbles(in, out, fromNibbles, toNibbles);
+      return;
+    }
     visitDataType(from_, [&]<class F>(TypeTag<F>) {
       visitDataType(to_, [&]<class O>(TypeTag<O>) {
         if constexpr (!std::is_same_v<F, Int4> && !std::is_same_v<F, Uint4> &&
@@ -381,10 +387,6 @@ class CastOp final : public CpuOp {
     return "cpu cast kernel";
   }
 
-  static bool supports(MLOperandDataType type) {
-    return type != MLOperandDataType::Int4 && type != MLOperandDataType::Uint4;
-  }
-
  private:
   // Runs `convert(begin, end)` over [0, count) in one chunk per thread (one chunk when small).
   template <class Convert>
@@ -395,6 +397,66 @@ class CastOp final : public CpuOp {
     for (int64_t chunk = 0; chunk < chunks; ++chunk) {
       convert(chunk * kChunk, std::min(count, (chunk + 1) * kChunk));
     }
+  }
+
+  // A cast from or to int4/uint4 (two a byte, low nibble first). In chunks of an even element
+  // count, so threads never share a byte; the high nibble of an odd count's last byte is kept.
+  void castNibbles(const std::byte* in, std::byte* out, bool fromNibbles, bool toNibbles) const {
+    const bool fromSigned = from_ == MLOperandDataType::Int4;
+    const bool toSigned = to_ == MLOperandDataType::Int4;
+    const int64_t count = count_;
+    if (fromNibbles && toNibbles) {  // the low 4 bits: the same bytes
+      const auto* x = reinterpret_cast<const uint8_t*>(in);
+      auto* y = reinterpret_cast<uint8_t*>(out);
+      inChunks(count / 2,
+               [&](int64_t begin, int64_t end) { std::copy(x + begin, x + end, y + begin); });
+      if (count % 2 != 0) {
+        y[count / 2] = static_cast<uint8_t>((y[count / 2] & 0xf0) | (x[count / 2] & 0x0f));
+      }
+      return;
+    }
+    if (fromNibbles) {
+      visitDataType(to_, [&]<class O>(TypeTag<O>) {
+        if constexpr (!std::is_same_v<O, Int4> && !std::is_same_v<O, Uint4>) {
+          const auto* x = reinterpret_cast<const uint8_t*>(in);
+          O* y = reinterpret_cast<O*>(out);
+          // Each of the 16 nibbles' values, converted once.
+          std::array<O, 16> table;
+          for (int nibble = 0; nibble < 16; ++nibble) {
+            table[nibble] = convert<int, O>(fromSigned ? (nibble ^ 8) - 8 : nibble);
+          }
+          inChunks(count, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) y[i] = table[(x[i >> 1] >> ((i & 1) * 4)) & 15];
+          });
+        }
+      });
+      return;
+    }
+    visitDataType(from_, [&]<class F>(TypeTag<F>) {
+      if constexpr (!std::is_same_v<F, Int4> && !std::is_same_v<F, Uint4>) {
+        const F* x = reinterpret_cast<const F*>(in);
+        auto* y = reinterpret_cast<uint8_t*>(out);
+        const auto nibble = [toSigned](F value) -> uint8_t {
+          if constexpr (kIsFloat<F>) {
+            // Truncated toward zero, saturated to the type's range, NaN 0 (as storeElement).
+            const double v = toDouble(value);
+            if (std::isnan(v)) return 0;
+            const double low = toSigned ? -8.0 : 0.0, high = toSigned ? 7.0 : 15.0;
+            return static_cast<uint8_t>(
+                static_cast<int>(std::fmin(std::fmax(std::trunc(v), low), high)) & 15);
+          } else {
+            return static_cast<uint8_t>(static_cast<uint64_t>(value) & 15);  // the low 4 bits
+          }
+        };
+        inChunks(count, [&](int64_t begin, int64_t end) {
+          int64_t i = begin;  // even
+          for (; i + 1 < end; i += 2) {
+            y[i >> 1] = static_cast<uint8_t>(nibble(x[i]) | (nibble(x[i + 1]) << 4));
+          }
+          if (i < end) y[i >> 1] = static_cast<uint8_t>((y[i >> 1] & 0xf0) | nibble(x[i]));
+        });
+      }
+    });
   }
 
   template <class F, class O>
@@ -443,7 +505,6 @@ std::unique_ptr<CpuOp> createElementwiseKernelOp(const OpCompileContext& context
       if (type != MLOperandDataType::Uint8) return nullptr;
       return std::make_unique<UnaryOp>(context);
     case OpType::Cast:
-      if (!CastOp::supports(type) || !CastOp::supports(output.dataType)) return nullptr;
       return std::make_unique<CastOp>(context);
     case OpType::Pow:
     case OpType::Prelu:
