@@ -20,9 +20,9 @@
 #include "backends/cpu/blocked_layout.h"
 #include "backends/cpu/cpu_backend.h"
 #include "test_helpers.h"
-#include "weights/weight_generators.h"
 #include "webnn/webnn.h"
 #include "webnn/weight_source.h"
+#include "weights/weight_generators.h"
 
 namespace webnn {
 namespace {
@@ -88,7 +88,7 @@ struct Model {
                                     {.inputLayout = MLInputOperandLayout::Nhwc,
                                      .filterLayout = MLConv2dFilterOperandLayout::Ohwi});
     auto rows = builder.reshape(builder.relu(convolved), {2, 4000});
-    auto projected = builder.matmul(rows, w);                      // [2, 72]
+    auto projected = builder.matmul(rows, w);                       // [2, 72]
     auto mixed = builder.gemm(projected, g, {.bTranspose = true});  // [2, 50]
     auto y = builder.matmul(mixed, s);                              // [2, 50]
     graph = builder.build({{"y", y}, {"s2", builder.relu(s)}, {"c2", builder.conv2d(x2, f2)}});
@@ -337,14 +337,14 @@ TEST(BlockedScatter, MatchesOneDnnReorderForBlockedLayouts) {
     Tag packed;
   };
   const std::vector<Case> cases = {
-      {{100, 72}, {72, 1}, Tag::BA16a64b},        // matmul B, padded both ways
-      {{72, 100}, {1, 72}, Tag::BA16a64b},        // a transposed gemm B
-      {{40, 24, 3, 3}, {216, 1, 72, 24}, Tag::Acdb48a},  // ohwi filter, o blocked
-      {{20, 10, 3, 3}, {90, 9, 3, 1}, Tag::OIhw4i16o4i},  // oihw, two blocks on i
+      {{100, 72}, {72, 1}, Tag::BA16a64b},                        // matmul B, padded both ways
+      {{72, 100}, {1, 72}, Tag::BA16a64b},                        // a transposed gemm B
+      {{40, 24, 3, 3}, {216, 1, 72, 24}, Tag::Acdb48a},           // ohwi filter, o blocked
+      {{20, 10, 3, 3}, {90, 9, 3, 1}, Tag::OIhw4i16o4i},          // oihw, two blocks on i
       {{4, 12, 12, 3, 3}, {1296, 108, 9, 3, 1}, Tag::gOIhw4i4o},  // grouped
-      {{32, 1, 1, 3, 3}, {9, 9, 9, 3, 1}, Tag::Goihw16g},  // depthwise
-      {{3, 5, 7}, {35, 7, 1}, Tag::aBC16b16c},              // batched, two dims blocked
-      {{1}, {1}, Tag::a},                                   // one element
+      {{32, 1, 1, 3, 3}, {9, 9, 9, 3, 1}, Tag::Goihw16g},         // depthwise
+      {{3, 5, 7}, {35, 7, 1}, Tag::aBC16b16c},                    // batched, two dims blocked
+      {{1}, {1}, Tag::a},                                         // one element
   };
   std::mt19937 random(3);
   for (const Case& c : cases) {
@@ -372,8 +372,8 @@ TEST(BlockedScatter, MatchesOneDnnReorderForBlockedLayouts) {
     }
     std::shuffle(pieces.begin(), pieces.end(), random);
     for (const auto& piece : pieces) {
-      scatter->scatter(reinterpret_cast<const std::byte*>(values.data() + piece.first),
-                       piece.first, piece.second, actual.data(), 2);
+      scatter->scatter(reinterpret_cast<const std::byte*>(values.data() + piece.first), piece.first,
+                       piece.second, actual.data(), 2);
     }
     EXPECT_EQ(actual, expected) << "case " << &c - cases.data();
     // One whole-tensor scatter (rows tiled, several threads) gives the same bytes.
@@ -381,6 +381,134 @@ TEST(BlockedScatter, MatchesOneDnnReorderForBlockedLayouts) {
     scatter->scatter(reinterpret_cast<const std::byte*>(values.data()), 0, count, whole.data(), 4);
     EXPECT_EQ(whole, expected) << "case " << &c - cases.data();
   }
+}
+
+// int8 weights whose packed layout carries oneDNN's compensation (a runtime source zero point:
+// asymmetric uint8 activations; an int8 source): the scatter places the weights, then
+// writeCompensation() computes the int32 values after them from the packed weights. Against
+// oneDNN's own reorder from the plain weights, byte for byte (weights, padding and compensation),
+// for the layouts oneDNN's int8 convolutions (groups 1, grouped, depthwise) and matmul choose on
+// this CPU; chunks in random order and sizes; then a re-fill with other values.
+TEST(BlockedScatter, Int8CompensationMatchesOneDnnReorder) {
+  using dnnl::memory;
+  using Tag = memory::format_tag;
+  using DataType = memory::data_type;
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  struct Case {
+    std::string label;
+    dnnl::memory::desc plain;
+    dnnl::memory::desc packed;  // the primitive's weights_desc()
+  };
+  std::vector<Case> cases;
+  const auto attributesFor = [](bool zeroPoint, memory::dim channels, int ndims) {
+    dnnl::primitive_attr attributes;
+    dnnl::post_ops postOps;
+    memory::dims perChannel(static_cast<size_t>(ndims), 1);
+    perChannel[1] = channels;
+    postOps.append_binary(dnnl::algorithm::binary_mul,
+                          memory::desc(perChannel, DataType::f32, memory::format_tag::any));
+    attributes.set_post_ops(postOps);
+    if (zeroPoint) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    return attributes;
+  };
+  struct Conv {
+    std::string label;
+    memory::dim groups, inputChannels, outputChannels, size, kernel;
+  };
+  const std::vector<Conv> convs = {
+      {"conv 32->48 3x3", 1, 32, 48, 14, 3},   {"conv 20->40 3x3", 1, 20, 40, 9, 3},
+      {"conv 24->36 1x1", 1, 24, 36, 8, 1},    {"conv 64->24 1x1", 1, 64, 24, 10, 1},
+      {"grouped 2x(8->12)", 2, 16, 24, 10, 3}, {"grouped 4x(6->10)", 4, 24, 40, 9, 3},
+      {"depthwise 24", 24, 24, 24, 10, 3},     {"depthwise 20 5x5", 20, 20, 20, 9, 5},
+  };
+  for (const DataType source : {DataType::u8, DataType::s8}) {
+    for (const bool zeroPoint : {true, false}) {
+      const std::string how = std::string(source == DataType::u8 ? "u8" : "s8") +
+                              (zeroPoint ? " source, zero point" : " source");
+      for (const Conv& c : convs) {
+        const memory::dims weightsDims =
+            c.groups == 1 ? memory::dims{c.outputChannels, c.inputChannels, c.kernel, c.kernel}
+                          : memory::dims{c.groups, c.outputChannels / c.groups,
+                                         c.inputChannels / c.groups, c.kernel, c.kernel};
+        const memory::desc plain(weightsDims, DataType::s8, c.groups == 1 ? Tag::oihw : Tag::goihw);
+        const memory::desc src({1, c.inputChannels, c.size, c.size}, source, Tag::any);
+        const memory::desc weights(weightsDims, DataType::s8, Tag::any);
+        const memory::desc dst({1, c.outputChannels, c.size, c.size}, DataType::f32, Tag::any);
+        const memory::dim pad = c.kernel / 2;
+        const dnnl::convolution_forward::desc descriptor(
+            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, weights,
+            dst, {1, 1}, {pad, pad}, {pad, pad});
+        const dnnl::convolution_forward::primitive_desc primitive(
+            descriptor, attributesFor(zeroPoint, c.outputChannels, 4), engine);
+        cases.push_back({c.label + ", " + how + " (" + primitive.impl_info_str() + ")", plain,
+                         primitive.weights_desc()});
+      }
+      for (const auto& [depth, columns] : std::vector<std::pair<memory::dim, memory::dim>>{
+               {100, 72}, {64, 256}, {37, 20}, {1024, 1000}}) {
+        const memory::desc plain({depth, columns}, DataType::s8, Tag::ab);
+        const memory::desc a({5, depth}, source, Tag::ab);
+        const memory::desc b({depth, columns}, DataType::s8, Tag::any);
+        const memory::desc c({5, columns}, DataType::f32, Tag::ab);
+        const dnnl::matmul::primitive_desc primitive(dnnl::matmul::desc(a, b, c),
+                                                     attributesFor(zeroPoint, columns, 2), engine);
+        cases.push_back({"matmul " + std::to_string(depth) + "x" + std::to_string(columns) + ", " +
+                             how + " (" + primitive.impl_info_str() + ")",
+                         plain, primitive.weights_desc()});
+      }
+    }
+  }
+
+  std::mt19937 random(11);
+  size_t compensated = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.label);
+    const dnnl_memory_desc_t& q = c.packed.data;
+    auto scatter = cpu::BlockedScatter::create(c.plain, c.packed);
+    const bool scaled =
+        (q.extra.flags & dnnl_memory_extra_flag_scale_adjust) != 0 && q.extra.scale_adjust != 1.0f;
+    if (scaled) {  // the weights themselves scaled: not packed on arrival
+      EXPECT_FALSE(scatter);
+      continue;
+    }
+    ASSERT_TRUE(scatter);
+    const uint64_t compensation = dnnl_memory_extra_flag_compensation_conv_s8s8 |
+                                  dnnl_memory_extra_flag_compensation_conv_asymmetric_src;
+    EXPECT_EQ(scatter->hasCompensation(), (q.extra.flags & compensation) != 0);
+    if (scatter->hasCompensation()) ++compensated;
+    const uint64_t count = scatter->elementCount();
+    // A re-fill overwrites the same buffer (its compensation from the first fill still there).
+    std::vector<std::byte> actual(c.packed.get_size(), std::byte{0});
+    for (int fill = 0; fill < 2; ++fill) {
+      std::vector<int8_t> values(count);
+      for (int8_t& value : values)
+        value = static_cast<int8_t>(static_cast<int>(random() % 256) - 128);
+      if (fill == 0 && count > 2) values[0] = values[1] = -128;  // the extremes
+      std::vector<std::byte> expected(c.packed.get_size(), std::byte{0});
+      {
+        memory source(c.plain, engine, values.data());
+        memory destination(c.packed, engine, expected.data());
+        dnnl::stream stream(engine);
+        dnnl::reorder(source, destination).execute(stream, source, destination);
+        stream.wait();
+      }
+      std::vector<std::pair<uint64_t, uint64_t>> pieces;
+      for (uint64_t first = 0; first < count;) {
+        const uint64_t n = std::min<uint64_t>(count - first, 1 + random() % 700);
+        pieces.emplace_back(first, n);
+        first += n;
+      }
+      std::shuffle(pieces.begin(), pieces.end(), random);
+      for (const auto& piece : pieces) {
+        scatter->scatter(reinterpret_cast<const std::byte*>(values.data() + piece.first),
+                         piece.first, piece.second, actual.data(), 2);
+      }
+      scatter->writeCompensation(actual.data(), 1 + fill * 3);  // one thread, then a team
+      ASSERT_EQ(actual.size(), expected.size());
+      EXPECT_TRUE(actual == expected) << "fill " << fill;
+    }
+  }
+  // This CPU's int8 primitives asked for compensation somewhere (a source zero point at least).
+  EXPECT_GT(compensated, 0u);
 }
 
 }  // namespace

@@ -82,10 +82,11 @@ QdqGraph buildQdq(MLContext& context, bool alsoAdd, bool reshapedScales = false)
   return result;
 }
 
-void fill(QdqGraph& qdq, int8_t zeroPoint) {
+// `seed` 0: the filter of every test; another: other values (a re-fill).
+void fill(QdqGraph& qdq, int8_t zeroPoint, uint32_t seed = 0) {
   std::vector<int8_t> filter(kOutputs * kChannels * 9);
   for (size_t i = 0; i < filter.size(); ++i)
-    filter[i] = static_cast<int8_t>(int(i * 37 % 255) - 127);
+    filter[i] = static_cast<int8_t>(int((i * 37 + seed * (i % 7 + 1)) % 255) - 127);
   std::vector<float> scales(kOutputs), bias(kOutputs);
   for (uint32_t o = 0; o < kOutputs; ++o) {
     scales[o] = 0.002f * static_cast<float>(o + 1);
@@ -104,10 +105,10 @@ std::vector<float> run(MLContext& context, const MLGraph& graph) {
   return testing::runFloat(context, graph, {{"x", x}}, "y");
 }
 
-std::vector<float> onReference(bool alsoAdd, int8_t zeroPoint) {
+std::vector<float> onReference(bool alsoAdd, int8_t zeroPoint, uint32_t seed = 0) {
   MLContext reference = createContext({.backend = "reference"});
   QdqGraph qdq = buildQdq(reference, alsoAdd);
-  fill(qdq, zeroPoint);
+  fill(qdq, zeroPoint, seed);
   return run(reference, qdq.graph);
 }
 
@@ -140,6 +141,40 @@ TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
     EXPECT_EQ(fused, 3u);
     expectNear(run(context, qdq.graph), onReference(false, 0));
   }
+}
+
+// The input's zero point (128) makes oneDNN's packed filter carry compensation after the weights:
+// the filter is still packed on arrival (no plain copy beside it), its compensation computed when
+// the constants are in, again after a re-fill with other values.
+TEST(CpuQuantized, AFilterWithAnInputZeroPointIsPackedOnArrivalWithItsCompensation) {
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, false);
+  fill(qdq, 0);
+  const auto layouts = cpu::constantLayouts(*qdq.graph.state()->compiled);
+  uint64_t packedBytes = 0;
+  for (const std::string& line : layouts) {
+    const std::string prefix = " w: packed on arrival (";
+    const size_t at = line.find(prefix);
+    if (at == std::string::npos) continue;
+    packedBytes = std::stoull(line.substr(at + prefix.size()));
+    EXPECT_NE(line.find("compensation computed"), std::string::npos) << line;
+  }
+  ASSERT_GT(packedBytes, 0u) << ::testing::PrintToString(layouts);
+  // The packed filter (weights and compensation) and the small constants: no plain copy of the
+  // filter's bytes, no reordered one.
+  const uint64_t filterBytes = kOutputs * kChannels * 9;
+  const uint64_t smallConstants = kOutputs * (4 + 1 + 4) + 4 + 1;
+  EXPECT_LE(context.memoryStats().constantBytes, packedBytes + smallConstants);
+  EXPECT_GE(packedBytes, filterBytes);
+  const cpu::CpuPlan& plan = planOf(qdq.graph);
+  bool int8Step = false;
+  for (const auto& step : plan.steps) {
+    int8Step = int8Step || step.op->implementation().find("(int8)") != std::string::npos;
+  }
+  EXPECT_TRUE(int8Step);
+  expectNear(run(context, qdq.graph), onReference(false, 0));
+  fill(qdq, 0, 5);  // other weights: the compensation follows them
+  expectNear(run(context, qdq.graph), onReference(false, 0, 5));
 }
 
 TEST(CpuQuantized, AFilterZeroPointOtherThanZeroRunsOnTheFloatPath) {

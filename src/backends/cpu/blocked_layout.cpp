@@ -56,9 +56,17 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
     return std::nullopt;
   }
   if (p.format_desc.blocking.inner_nblks != 0 || p.offset0 != 0) return std::nullopt;
-  // Extra data after the elements (the compensation of int8 weights): only a reorder writes it.
-  if (q.extra.flags != 0 || p.extra.flags != 0) return std::nullopt;
+  if (p.extra.flags != 0) return std::nullopt;
   BlockedScatter scatter;
+  // Extra data after the elements: the compensation of int8 weights, which we write ourselves
+  // once the elements are in (writeCompensation), when we know its layout.
+  if (q.extra.flags != 0) {
+    if (p.data_type != dnnl_s8 || q.data_type != dnnl_s8) return std::nullopt;
+    for (int d = 0; d < q.ndims; ++d) {
+      if (p.dims[d] != q.dims[d] || q.dims[d] <= 0) return std::nullopt;
+    }
+    if (!describeCompensation(q, scatter.compensation_)) return std::nullopt;
+  }
   scatter.ndims_ = q.ndims;
   scatter.widens_ = widens;
   scatter.elementSize_ = dnnl::memory::data_type_size(packed.data_type());
@@ -127,6 +135,144 @@ std::optional<BlockedScatter> BlockedScatter::create(const dnnl::memory::desc& p
   }
   scatter.identity_ = identity;
   return scatter;
+}
+
+bool BlockedScatter::describeCompensation(const dnnl_memory_desc_t& q, Compensation& out) {
+  const uint64_t s8s8 = dnnl_memory_extra_flag_compensation_conv_s8s8;
+  const uint64_t asymmetric = dnnl_memory_extra_flag_compensation_conv_asymmetric_src;
+  const uint64_t scaleAdjust = dnnl_memory_extra_flag_scale_adjust;
+  const uint64_t flags = q.extra.flags;
+  if ((flags & ~(s8s8 | asymmetric | scaleAdjust)) != 0) return false;
+  // A scale_adjust other than 1 scales the weights themselves (s8s8 without VNNI): the reorder's
+  // bytes are not the file's.
+  if ((flags & scaleAdjust) != 0 && q.extra.scale_adjust != 1.0f) return false;
+  out.s8s8 = (flags & s8s8) != 0;
+  out.asymmetric = (flags & asymmetric) != 0;
+  if (!out.s8s8 && !out.asymmetric) return true;  // nothing after the elements
+  // oneDNN indexes both kinds by the s8s8 mask when both are there (reduce_compensation).
+  const int mask = out.s8s8 ? q.extra.compensation_mask : q.extra.asymm_compensation_mask;
+  if (out.s8s8 && out.asymmetric && q.extra.asymm_compensation_mask != mask) return false;
+  // (Group,) output channel of a convolution filter; the columns of a matmul B.
+  if (!(mask == 1 || mask == 3 || (mask == 2 && q.ndims == 2)) || mask >= (1 << q.ndims)) {
+    return false;
+  }
+  if (q.offset0 != 0) return false;
+  const auto& blocking = q.format_desc.blocking;
+  // Compensation index strides: the masked dims, padded, row-major.
+  int64_t channelStride[DNNL_MAX_NDIMS] = {};
+  int64_t entries = 1;
+  for (int d = q.ndims; d-- > 0;) {
+    if (q.padded_offsets[d] != 0 || q.padded_dims[d] < q.dims[d]) return false;
+    if ((mask & (1 << d)) == 0) continue;
+    channelStride[d] = entries;
+    entries *= q.padded_dims[d];
+  }
+  int64_t blockProduct[DNNL_MAX_NDIMS];
+  for (int d = 0; d < q.ndims; ++d) blockProduct[d] = 1;
+  std::vector<Axis> axes;
+  int64_t blockStride = 1;
+  for (int k = blocking.inner_nblks; k-- > 0;) {  // innermost block first
+    const int d = static_cast<int>(blocking.inner_idxs[k]);
+    const int64_t size = blocking.inner_blks[k];
+    if (d < 0 || d >= q.ndims || size <= 0) return false;
+    axes.push_back({size, blockStride, channelStride[d] * blockProduct[d]});
+    blockProduct[d] *= size;
+    blockStride *= size;
+  }
+  for (int d = 0; d < q.ndims; ++d) {
+    if (q.padded_dims[d] % blockProduct[d] != 0) return false;
+    axes.push_back({q.padded_dims[d] / blockProduct[d], blocking.strides[d],
+                    channelStride[d] * blockProduct[d]});
+  }
+  std::erase_if(axes, [](const Axis& axis) { return axis.count == 1; });
+  std::stable_sort(axes.begin(), axes.end(),
+                   [](const Axis& a, const Axis& b) { return a.stride > b.stride; });
+  int64_t last = 0;  // the last packed element
+  for (const Axis& axis : axes) {
+    if (axis.stride <= 0) return false;
+    last += (axis.count - 1) * axis.stride;
+  }
+  // oneDNN's size(): the elements rounded up to 4 bytes, then additional_buffer_size(), which
+  // counts the int32 entries three times over (once per extra flag it knows, each sized by the
+  // first flag set), whichever kinds are there.
+  const uint64_t dataBytes = (static_cast<uint64_t>(last) + 1 + 3) / 4 * 4;
+  const uint64_t entryBytes = static_cast<uint64_t>(entries) * sizeof(int32_t);
+  if (dnnl_memory_desc_get_size(&q) != dataBytes + 3 * entryBytes) return false;
+  out.entries = entries;
+  out.s8s8Offset = dataBytes;
+  out.asymmetricOffset = dataBytes + (out.s8s8 ? entryBytes : 0);
+  out.axes = std::move(axes);
+  return true;
+}
+
+void BlockedScatter::sumAxes(const int8_t* packed, size_t level, int64_t offset, int64_t channel,
+                             int64_t* sums) const {
+  const Axis& axis = compensation_.axes[level];
+  if (level + 1 < compensation_.axes.size()) {
+    for (int64_t i = 0; i < axis.count; ++i) {
+      sumAxes(packed, level + 1, offset + i * axis.stride, channel + i * axis.channelStep, sums);
+    }
+    return;
+  }
+  const int8_t* values = packed + offset;
+  if (axis.channelStep == 0) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < axis.count; ++i) sum += values[i * axis.stride];
+    sums[channel] += sum;
+  } else {
+    for (int64_t i = 0; i < axis.count; ++i) {
+      sums[channel + i * axis.channelStep] += values[i * axis.stride];
+    }
+  }
+}
+
+void BlockedScatter::writeCompensation(std::byte* packed, int threads) const {
+  if (!hasCompensation()) return;
+  const auto* weights = reinterpret_cast<const int8_t*>(packed);
+  const auto& axes = compensation_.axes;
+  const int64_t entries = compensation_.entries;
+  const int64_t outer = axes.empty() ? 1 : axes[0].count;
+  // Below ~256 K elements a team costs more than it saves.
+  const int teams = static_cast<int>(
+      std::clamp<int64_t>(std::min<int64_t>(outer, static_cast<int64_t>(elementCount_ >> 18)), 1,
+                          std::max(1, threads)));
+  // Per team partial sums (the padding is zero: it adds nothing), then the totals.
+  std::vector<int64_t> partial(static_cast<size_t>(teams) * static_cast<size_t>(entries), 0);
+#pragma omp parallel for num_threads(teams) schedule(static, 1) if (teams > 1)
+  for (int team = 0; team < teams; ++team) {
+    int64_t* sums = partial.data() + static_cast<size_t>(team) * static_cast<size_t>(entries);
+    if (axes.empty()) {
+      sums[0] += weights[0];
+      continue;
+    }
+    const int64_t begin = outer * team / teams;
+    const int64_t end = outer * (team + 1) / teams;
+    const Axis& axis = axes[0];
+    for (int64_t i = begin; i < end; ++i) {
+      if (axes.size() == 1) {
+        sums[i * axis.channelStep] += weights[i * axis.stride];
+      } else {
+        sumAxes(weights, 1, i * axis.stride, i * axis.channelStep, sums);
+      }
+    }
+  }
+  for (int64_t e = 0; e < entries; ++e) {
+    int64_t total = 0;
+    for (int team = 0; team < teams; ++team) {
+      total += partial[static_cast<size_t>(team) * static_cast<size_t>(entries) +
+                       static_cast<size_t>(e)];
+    }
+    // int32 as oneDNN keeps them (a sum that overflows wraps as its int32 arithmetic does).
+    const auto negated = static_cast<int32_t>(static_cast<uint32_t>(-total));
+    if (compensation_.s8s8) {
+      const auto value = static_cast<int32_t>(static_cast<uint32_t>(negated) * 128u);
+      std::memcpy(packed + compensation_.s8s8Offset + static_cast<uint64_t>(e) * 4, &value, 4);
+    }
+    if (compensation_.asymmetric) {
+      std::memcpy(packed + compensation_.asymmetricOffset + static_cast<uint64_t>(e) * 4, &negated,
+                  4);
+    }
+  }
 }
 
 // One walk over the plain layout: the logical coordinates, their digits in the packed layout, and

@@ -20,7 +20,10 @@ class BlockedScatter {
   // descriptor that is a dense permutation of the logical dims, e.g. a conv filter in hwio order or
   // a transposed gemm B). `packed`: the layout the primitive chose. Null when `packed` is not a
   // plain blocked format (format_kind != blocked), when the dims or data types differ, when
-  // `plain` is not dense, or when `packed` carries extra data (int8 weights' compensation).
+  // `plain` is not dense, or when `packed` carries extra data we cannot reproduce. The extra data
+  // we do reproduce: oneDNN 2.6's compensation of int8 weights (s8s8 and asymmetric source, int32
+  // per (group,) output channel after the weights, scale_adjust 1), written by
+  // writeCompensation() once every element is in.
   static std::optional<BlockedScatter> create(const dnnl::memory::desc& plain,
                                               const dnnl::memory::desc& packed);
 
@@ -38,6 +41,17 @@ class BlockedScatter {
   // scatters of disjoint ranges may run concurrently. Padding of the packed layout is not touched.
   void scatter(const std::byte* source, uint64_t firstElement, uint64_t count,
                std::byte* destination, int threads) const;
+
+  // Whether the packed layout carries compensation after the elements (int8 weights for a source
+  // zero point, or s8 sources): scatter() leaves it alone, writeCompensation() computes it.
+  bool hasCompensation() const { return compensation_.s8s8 || compensation_.asymmetric; }
+  // Every element of `packed` (the packed buffer, its padding zero) is in: writes the
+  // compensation as oneDNN 2.6's weights reorder does (simple_reorder.hpp conv_req_comp,
+  // jit_uni_reorder's reduce_compensation): after the padded weights rounded up to 4 bytes, int32
+  // per compensated index (the dims of the mask, padded, row-major): the s8s8 values
+  // 128 * -sum, then (at s8s8 bytes further when both) the asymmetric-source ones -sum, each sum
+  // over the other dims of the packed weights. On up to `threads` OpenMP threads.
+  void writeCompensation(std::byte* packed, int threads) const;
 
  private:
   BlockedScatter() = default;
@@ -86,6 +100,26 @@ class BlockedScatter {
   uint64_t elementCount_ = 0;
   bool identity_ = false;
   bool widens_ = false;  // float16 source elements, float32 packed ones
+
+  // The packed layout as nested axes (each dim's outer block index and inner blocks, extent > 1),
+  // outermost first: where each of its elements is, and which compensation index it adds to.
+  struct Axis {
+    int64_t count;
+    int64_t stride;       // packed elements
+    int64_t channelStep;  // compensation entries (0: a reduced dim)
+  };
+  struct Compensation {
+    bool s8s8 = false;
+    bool asymmetric = false;
+    int64_t entries = 0;      // int32 values per kind
+    uint64_t s8s8Offset = 0;  // bytes
+    uint64_t asymmetricOffset = 0;
+    std::vector<Axis> axes;
+  };
+  Compensation compensation_;
+  static bool describeCompensation(const dnnl_memory_desc_t& packed, Compensation& out);
+  void sumAxes(const int8_t* packed, size_t level, int64_t offset, int64_t channel,
+               int64_t* sums) const;
 };
 
 }  // namespace webnn::cpu

@@ -44,8 +44,9 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   backend::StagingHints stagingHints() const override { return constants_.stagingHints(); }
 
   void constantsComplete() override {
-    executable_.prepareConstants();
+    // The slots first: the ops' preparations read complete packed constants.
     constants_.constantsComplete();
+    executable_.prepareConstants();
   }
 
   void dispatch(const backend::BoundTensors& inputs,

@@ -122,6 +122,10 @@ void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes,
   --pool_.activeScatters;
 }
 
+void PackingSlot::complete() {
+  scatter_.writeCompensation(packed_.data(), threads_);
+}
+
 // ---------------------------------------------------------------------------------------------
 // CpuConstants
 
@@ -335,6 +339,9 @@ backend::StagingHints CpuConstants::stagingHints() const {
 }
 
 void CpuConstants::constantsComplete() {
+  for (PackingSlot* slot : packing_) {
+    if (slot) slot->complete();
+  }
   pool_.release();
 }
 
@@ -348,8 +355,8 @@ std::vector<std::string> CpuConstants::describe() const {
       const char* fromHalf = !arrivesAsFloat16(id)    ? ")"
                              : packing_[id]->widens() ? ", widened from float16)"
                                                       : ", kept float16)";
-      line +=
-          "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes" + fromHalf;
+      line += "packed on arrival (" + std::to_string(packing_[id]->packedBytes()) + " bytes" +
+              (packing_[id]->compensated() ? ", compensation computed" : "") + fromHalf;
     } else if (widened_[id]) {
       line +=
           "plain, widened from float16 (" + std::to_string(widened_[id]->packedBytes()) + " bytes)";

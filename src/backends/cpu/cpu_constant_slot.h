@@ -13,6 +13,9 @@
 // straight into it, or it adopts a memory map); an op that wants it packed reorders it into its
 // own buffer after every fill (PackedConstant, Reordered), unless oneDNN chose the descriptor's
 // layout itself (Identity: no copy at all).
+// int8 weights whose packed layout carries oneDNN's compensation (a source zero point, an s8
+// source) are packed on arrival too: the slot computes the compensation from the packed weights
+// when every constant is in (constantsComplete), after each fill.
 //
 // Accounting (memory.constants): the packed buffers, the plain slots, the reordered copies, and
 // the classic constants' plain bytes (the graph's: the IR holds them for the graph's life).
@@ -79,6 +82,11 @@ class PackingSlot final : public backend::ConstantSlot {
   uint64_t packedBytes() const { return packed_.size(); }
   // Whether it widens float16 bytes to float32 as it stores them.
   bool widens() const { return scatter_.widens(); }
+  // Whether the packed layout carries int8 weights' compensation, computed by complete().
+  bool compensated() const { return scatter_.hasCompensation(); }
+  // Every byte of the constant is in (after each fill): writes what depends on all of them (the
+  // compensation of int8 weights).
+  void complete();
 
  private:
   class Staged;
@@ -140,10 +148,12 @@ class CpuConstants {
   bool keepsFloat16(graph::OperandId id) const {
     return id < keepsFloat16_.size() && keepsFloat16_[id];
   }
-  // Every hollow constant is complete: the staging pool's memory goes back.
+  // Every hollow constant is complete (after each fill, before the ops prepare theirs): the
+  // packing slots finish their layouts (int8 compensation), the staging pool's memory goes back.
   void constantsComplete();
   // How each hollow constant is kept, for tests and tools: "<id> <label>: plain" or "<id>
-  // <label>: packed on arrival (<bytes> bytes)".
+  // <label>: packed on arrival (<bytes> bytes)" (", compensation computed" before the parenthesis
+  // closes for int8 weights whose layout carries it).
   std::vector<std::string> describe() const;
 
  private:

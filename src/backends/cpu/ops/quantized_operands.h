@@ -115,7 +115,10 @@ inline const int8_t* plainInt8Weights(const DispatchTensors& tensors, graph::Ope
   }
   scratch.resize(plainDesc.get_size());
   dnnl::memory plain(plainDesc, engine, scratch.data());
-  dnnl::memory source = packed->memory();
+  // The weights alone (the compensation after them, if any, is not read back).
+  dnnl_memory_desc_t weightsOnly = packed->packedDesc().data;
+  weightsOnly.extra = dnnl_memory_extra_desc_t{};
+  dnnl::memory source(dnnl::memory::desc(weightsOnly), engine, packed->memory().get_data_handle());
   dnnl::stream stream(engine);
   dnnl::reorder(source, plain).execute(stream, source, plain);
   stream.wait();
