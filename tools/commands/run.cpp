@@ -495,7 +495,10 @@ int run(const RunOptions& o) {
     std::printf(" (peak = %.2f x weights)",
                 static_cast<double>(peak) / static_cast<double>(model.weightBytes));
   }
-  std::printf("\n");
+  // The backend's own account: its constants (packed, plain, reordered copies) and staging.
+  const MLMemoryStats stats = context.memoryStats();
+  std::printf("; backend constants %.2f MiB, staging peak %.2f MiB\n", mib(stats.constantBytes),
+              mib(stats.stagingBytesPeak));
   if (o.json) {
     // One machine-readable line (bench/models reads it): the same figures, full precision.
     std::printf(
