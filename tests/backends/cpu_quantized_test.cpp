@@ -393,6 +393,34 @@ TEST(CpuQuantized, AConvolutionOfThreeInputChannelsRunsTheFloatPathInItsWorkspac
   expectNear(runOn("cpu", true), runOn("reference", false));
 }
 
+TEST(CpuQuantized, ASmallConvolutionAvoidsOneDnnsAmxImplementations) {
+  // oneDNN 2.6's AMX int8 convolutions lose to its VNNI ones on small convolutions (per-call tile
+  // setup): a 1x1 convolution of 32 channels on 12x12 must not run on AMX (on a CPU without AMX
+  // it never does).
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
+  const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
+  const MLOperand x = b.dequantizeLinear(
+      b.quantizeLinear(b.input("x", {F32, {1, 32, 12, 12}}), scale, zero), scale, zero);
+  std::vector<int8_t> filter(32 * 32);
+  for (size_t i = 0; i < filter.size(); ++i)
+    filter[i] = static_cast<int8_t>(int(i * 31 % 255) - 127);
+  const MLOperand weights =
+      b.dequantizeLinear(classic<int8_t>(b, I8, {32, 32, 1, 1}, filter),
+                         classic<float>(b, F32, {32, 1, 1, 1}, std::vector<float>(32, 0.004f)),
+                         classic<int8_t>(b, I8, {32, 1, 1, 1}, std::vector<int8_t>(32, 0)));
+  MLGraph graph = b.build({{"y", b.relu(b.conv2d(x, weights))}});
+  bool found = false;
+  for (const auto& step : planOf(graph).steps) {
+    if (step.types.find("conv2d") == std::string::npos) continue;
+    found = true;
+    EXPECT_NE(step.implementation.find("(int8)"), std::string::npos) << step.implementation;
+    EXPECT_EQ(step.implementation.find("amx"), std::string::npos) << step.implementation;
+  }
+  EXPECT_TRUE(found);
+}
+
 }  // namespace
 }  // namespace webnn
 
