@@ -8,12 +8,6 @@
 // widened (widen_float16.h): computed in float32, rounded to float16 at its outputs.
 #include "backends/cpu/cpu_backend.h"
 
-#include <omp.h>
-
-#include <future>
-#include <mutex>
-#include <vector>
-
 #include "backends/cpu/compiler.h"
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/executable.h"
@@ -138,31 +132,7 @@ class CpuBackend final : public backend::Backend {
 
 }  // namespace
 
-// oneDNN generates its sgemm kernels (gemm:jit, which runs the matmuls its brgemm does not take:
-// attention's products written through a transposed view) on their first call, ~20 ms that
-// landed in a model's first dispatch (rec: 32 ms against 7 ms steady). The first cpu backend of
-// the process generates them on a thread of their own, while the model is imported, built and
-// loaded; a dispatch that needs them sooner waits for them inside oneDNN.
-void warmGemmKernels() {
-  static std::once_flag once;
-  static std::future<void> warming;
-  std::call_once(once, [] {
-    warming = std::async(std::launch::async, [] {
-      omp_set_num_threads(1);           // this thread's own setting: no OpenMP team of its own
-      constexpr dnnl_dim_t kSide = 64;  // small products take a path without the JIT kernels
-      std::vector<float> a(kSide * kSide, 1.0f), b(kSide * kSide, 1.0f), c(kSide * kSide);
-      for (char transposeA : {'N', 'T'}) {
-        for (char transposeB : {'N', 'T'}) {
-          dnnl_sgemm(transposeA, transposeB, kSide, kSide, kSide, 1.0f, a.data(), kSide, b.data(),
-                     kSide, 0.0f, c.data(), kSide);
-        }
-      }
-    });
-  });
-}
-
 std::unique_ptr<backend::Backend> createCpuBackend() {
-  warmGemmKernels();
   return std::make_unique<CpuBackend>();
 }
 
