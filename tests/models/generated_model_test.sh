@@ -2,7 +2,7 @@
 # The benchmark's generated models (bench/onnx) at test sizes, on a seeded random input, against
 # ONNX Runtime (relative L2 <= 1e-4, random_input_test.sh). Exits 77 (CTest SKIP) when npm is
 # unreachable.
-#   generated_model_test.sh WEBNN_TOOL GENERATOR mlp|encoder|decoder [BACKEND]
+#   generated_model_test.sh WEBNN_TOOL GENERATOR mlp|encoder|decoder|dynamic_quant [BACKEND]
 set -euo pipefail
 webnn="$1"
 generator="$2"
@@ -30,6 +30,15 @@ case "${kind}" in
     fi
     "${generator}" "${here}/../../bench/models/make_decoder_onnx.py" "${model}" --layers 2 \
       --hidden 256 --heads 4 --ffn 512 --kv 16 ;;
-  *) echo "generated_model_test: unknown model ${kind} (mlp, encoder, decoder)" >&2; exit 2 ;;
+  # A small CNN in ONNX Runtime's dynamic-quantization form (DynamicQuantizeLinear, ConvInteger,
+  # MatMulInteger with uint8 weights and zero points; tests/models/make_dynamic_quant_onnx.py).
+  dynamic_quant)
+    model="${work}/dynamic_quant.onnx"
+    if ! "${generator}" -c 'import onnx, numpy' 2>/dev/null; then
+      echo "SKIP: ${generator} has no onnx / numpy"; exit 77
+    fi
+    "${generator}" "${here}/make_dynamic_quant_onnx.py" "${model}" --channels 16 --size 32 ;;
+  *) echo "generated_model_test: unknown model ${kind} (mlp, encoder, decoder, dynamic_quant)" >&2
+     exit 2 ;;
 esac
 "${here}/random_input_test.sh" "${webnn}" "${model}" - "${backend[@]}"
