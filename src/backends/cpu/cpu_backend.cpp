@@ -44,7 +44,8 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   backend::StagingHints stagingHints() const override { return constants_.stagingHints(); }
 
   void constantsComplete() override {
-    // The slots first: the ops' preparations read complete packed constants.
+    // Every packing slot finished its layout when its constant was complete; the staging pool
+    // goes back, then the ops prepare (they read the complete packed constants).
     constants_.constantsComplete();
     executable_.prepareConstants();
   }

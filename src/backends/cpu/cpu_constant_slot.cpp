@@ -339,9 +339,7 @@ backend::StagingHints CpuConstants::stagingHints() const {
 }
 
 void CpuConstants::constantsComplete() {
-  for (PackingSlot* slot : packing_) {
-    if (slot) slot->complete();
-  }
+  // Each packing slot wrote its compensation when its own bytes were complete.
   pool_.release();
 }
 

@@ -15,7 +15,7 @@
 // layout itself (Identity: no copy at all).
 // int8 weights whose packed layout carries oneDNN's compensation (a source zero point, an s8
 // source) are packed on arrival too: the slot computes the compensation from the packed weights
-// when every constant is in (constantsComplete), after each fill.
+// when its constant is complete (ConstantSlot::complete), after each fill.
 //
 // Accounting (memory.constants): the packed buffers, the plain slots, the reordered copies, and
 // the classic constants' plain bytes (the graph's: the IR holds them for the graph's life).
@@ -84,9 +84,10 @@ class PackingSlot final : public backend::ConstantSlot {
   bool widens() const { return scatter_.widens(); }
   // Whether the packed layout carries int8 weights' compensation, computed by complete().
   bool compensated() const { return scatter_.hasCompensation(); }
-  // Every byte of the constant is in (after each fill): writes what depends on all of them (the
+  // Every byte of the constant is in (ConstantSlot::complete, once per fill, before any dispatch
+  // and before the graph's constantsComplete): writes what depends on all of them (the
   // compensation of int8 weights).
-  void complete();
+  void complete() override;
 
  private:
   class Staged;
@@ -148,8 +149,9 @@ class CpuConstants {
   bool keepsFloat16(graph::OperandId id) const {
     return id < keepsFloat16_.size() && keepsFloat16_[id];
   }
-  // Every hollow constant is complete (after each fill, before the ops prepare theirs): the
-  // packing slots finish their layouts (int8 compensation), the staging pool's memory goes back.
+  // Every hollow constant is complete (after each fill, before the ops prepare theirs; each
+  // packing slot finished its layout, int8 compensation included, when its own constant was):
+  // the staging pool's memory goes back.
   void constantsComplete();
   // How each hollow constant is kept, for tests and tools: "<id> <label>: plain" or "<id>
   // <label>: packed on arrival (<bytes> bytes)" (", compensation computed" before the parenthesis
