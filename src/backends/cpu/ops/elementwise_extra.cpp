@@ -445,6 +445,7 @@ class CastOp final : public CpuOp {
             return static_cast<uint8_t>(
                 static_cast<int>(std::fmin(std::fmax(std::trunc(v), low), high)) & 15);
           } else {
+            (void)toSigned;  // integers keep their low 4 bits either way
             return static_cast<uint8_t>(static_cast<uint64_t>(value) & 15);  // the low 4 bits
           }
         };
