@@ -341,13 +341,14 @@ TEST(CpuCompiler, AReshapeThatMergesStridedDimensionsIsNotAView) {
 TEST(CpuCompiler, AMatmulWritesThroughTheTransposeAfterItsFusedChain) {
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {
-        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand x = b.input("x", {F32, {1, 2, 6, 8}});
         MLOperand y = b.relu(b.matmul(x, randomConstant(b, rng, {8, 10})));
-        // [2, 6, 10] written as [6, 2, 10] (strides 10, 20, 1), read on as [6, 20].
-        MLOperand swapped = b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+        // [1, 2, 6, 10] written as [1, 6, 2, 10] (strides 120, 10, 20, 1: oneDNN's acbd, which
+        // its brgemm matmul writes), read on as [6, 20].
+        MLOperand swapped = b.transpose(y, {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
         return b.sigmoid(b.reshape(swapped, {6, 20}));
       },
-      {2, 6, 8});
+      {1, 2, 6, 8});
   EXPECT_EQ(types, (std::vector<std::string>{"matmul+relu", "sigmoid"}));
 }
 
@@ -369,13 +370,13 @@ TEST(CpuCompiler, AScalarConstantMultipliedOrAddedIsAnElementwisePostOp) {
   // through the transpose after them.
   const auto types = compileAndCompare(
       [](MLGraphBuilder& b, std::mt19937& rng) {
-        MLOperand x = b.input("x", {F32, {2, 6, 8}});
+        MLOperand x = b.input("x", {F32, {1, 2, 6, 8}});
         MLOperand y =
             b.add(b.mul(b.matmul(x, randomConstant(b, rng, {8, 10})), b.constant(F32, 0.5)),
                   b.constant(F32, 0.25));
-        return b.sigmoid(b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}}));
+        return b.sigmoid(b.transpose(y, {.permutation = std::vector<uint32_t>{0, 2, 1, 3}}));
       },
-      {2, 6, 8});
+      {1, 2, 6, 8});
   EXPECT_EQ(types, (std::vector<std::string>{"matmul+mul+add", "sigmoid"}));
 }
 
@@ -396,15 +397,17 @@ TEST(CpuCompiler, NoChainHasTwoLinearPostOpsApart) {
 TEST(CpuCompiler, AViewThatIsAGraphOutputRunsAndAMatmulWritesAGraphOutputThroughStrides) {
   MLContext context = createContext({.backend = "cpu", .profiling = true});
   MLGraphBuilder b(context);
-  MLOperand x = b.input("x", {F32, {2, 4, 6}});
-  MLOperand swapped = b.transpose(x, {.permutation = std::vector<uint32_t>{0, 2, 1}});
-  MLOperand product = b.matmul(swapped, x);  // [2, 6, 6]
-  MLOperand y = b.transpose(product, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+  // [1, 2, 4, 6] read as [1, 2, 6, 4] (oneDNN's abdc) and the product [1, 2, 6, 6] written as
+  // [1, 6, 2, 6] (acbd): layouts oneDNN's brgemm matmul takes.
+  MLOperand x = b.input("x", {F32, {1, 2, 4, 6}});
+  MLOperand swapped = b.transpose(x, {.permutation = std::vector<uint32_t>{0, 1, 3, 2}});
+  MLOperand product = b.matmul(swapped, x);  // [1, 2, 6, 6]
+  MLOperand y = b.transpose(product, {.permutation = std::vector<uint32_t>{0, 2, 1, 3}});
   MLGraph graph = b.build({{"y", y}, {"t", swapped}});
   std::vector<float> input(48);
   for (size_t i = 0; i < input.size(); ++i) input[i] = 0.05f * static_cast<float>(i) - 1.0f;
   const auto output = testing::runFloat(context, graph, {{"x", input}}, "y");
-  // y[i][batch][j] = sum over k of x[batch][k][i] x[batch][k][j].
+  // y[0][i][batch][j] = sum over k of x[0][batch][k][i] x[0][batch][k][j].
   ASSERT_EQ(output.size(), 72u);
   for (size_t i = 0; i < 6; ++i) {
     for (size_t batch = 0; batch < 2; ++batch) {

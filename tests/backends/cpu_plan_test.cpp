@@ -198,6 +198,38 @@ TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {
   EXPECT_EQ(plan.steps[0].types, "matmul");
 }
 
+TEST(CpuPlan, AViewOnWhichTheMatmulWouldLeaveBrgemmRunsAndSaysWhy) {
+  // [2, 6, 10] written as [6, 2, 10] (strides 10, 20, 1): oneDNN 2.6 runs that on its gemm-based
+  // matmul, JIT-compiled at the first dispatch, where the plain product runs on brgemm. The
+  // transpose runs as a step and says why it is not a view.
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {2, 6, 8}});
+  MLOperand y = b.relu(b.matmul(x, filled(b, {F32, {8, 10}})));
+  MLOperand swapped = b.transpose(y, {.permutation = std::vector<uint32_t>{1, 0, 2}});
+  MLGraph graph = b.build({{"y", b.sigmoid(swapped)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const size_t matmulStep = stepOf(plan, "matmul+relu");
+  if (plan.steps[matmulStep].implementation.rfind("brg", 0) != 0) {
+    GTEST_SKIP() << "no brgemm matmul here: " << plan.steps[matmulStep].implementation;
+  }
+  const uint32_t transpose = operationsOf(ir, graph::OpType::Transpose).at(0);
+  EXPECT_EQ(plan.operations[transpose].kind, Kind::Step);
+  const std::string& why = plan.operations[transpose].notFused;
+  EXPECT_EQ(why.rfind("not a view: ", 0), 0u) << why;
+  EXPECT_NE(why.find("gemm"), std::string::npos) << why;
+  EXPECT_NE(why.find(plan.steps[matmulStep].implementation), std::string::npos) << why;
+  std::vector<std::string> types;
+  for (const auto& step : plan.steps) types.push_back(step.types);
+  EXPECT_EQ(types, (std::vector<std::string>{"matmul+relu", "transpose", "sigmoid"}));
+  // describe() says it on the transpose's step.
+  const auto lines = plan.describe();
+  ASSERT_EQ(lines.size(), plan.steps.size());
+  const size_t transposeStep = plan.operations[transpose].step;
+  EXPECT_NE(lines[transposeStep].find(why), std::string::npos) << lines[transposeStep];
+}
+
 TEST(CpuPlan, TheArenaKeepsApartWhatAStepReadsAndWrites) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);

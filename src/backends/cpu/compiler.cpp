@@ -273,18 +273,24 @@ class PlanCompiler {
     plan_.operations.assign(count, {});
     fusion_ = planFusions(ir_);
     for (size_t i = 0; i < count; ++i) plan_.operations[i].notFused = fusion_.notFused[i];
-    views_ =
-        planViews(ir_, fusion_, [this](const graph::Operation& matmul, const MatmulViews& views) {
-          // float16 weights kept 16-bit: a kernel of ours on plain operands.
-          if (runsOnHalfWeights(ir_, matmul, &constants_)) return false;
-          // A quantized matmul reads and writes plain tensors.
-          const auto index = static_cast<size_t>(&matmul - ir_.operations.data());
-          if (fusion_.chains[index] &&
-              (fusion_.chains[index]->quantized || fusion_.chains[index]->blockQuantized)) {
-            return false;
-          }
-          return matmulRunsOnViews(engine_, ir_, matmul, views);
-        });
+    views_ = planViews(ir_, fusion_,
+                       [this](const graph::Operation& matmul,
+                              const MatmulViews& views) -> std::optional<std::string> {
+                         // float16 weights kept 16-bit: a kernel of ours on plain operands.
+                         if (runsOnHalfWeights(ir_, matmul, &constants_)) return std::nullopt;
+                         // A quantized matmul reads and writes plain tensors.
+                         const auto index = static_cast<size_t>(&matmul - ir_.operations.data());
+                         if (fusion_.chains[index] && (fusion_.chains[index]->quantized ||
+                                                       fusion_.chains[index]->blockQuantized)) {
+                           return std::nullopt;
+                         }
+                         return matmulImplementationOnViews(engine_, ir_, matmul, views);
+                       });
+    for (size_t i = 0; i < count; ++i) {
+      if (!views_.notViewed[i].empty() && plan_.operations[i].notFused.empty()) {
+        plan_.operations[i].notFused = views_.notViewed[i];
+      }
+    }
     // A chain runs where its last operation (or its anchor, after the dequantizeLinear operations
     // of a quantized one) stood: every operand it reads exists by then.
     std::vector<int32_t> chainEndingAt(count, -1);

@@ -250,10 +250,13 @@ bool runsOnHalfWeights(const graph::GraphIR& ir, const graph::Operation& operati
                        const CpuConstants* constants);
 std::unique_ptr<CpuOp> createHalfWeightMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);
-// Whether oneDNN's matmul runs the matmul `operation` with these views (not on its reference
-// implementation).
-bool matmulRunsOnViews(const dnnl::engine& engine, const graph::GraphIR& ir,
-                       const graph::Operation& operation, const MatmulViews& views);
+// The implementation oneDNN's matmul picks for the matmul `operation` with these views (none:
+// plain operands), as createMatmulOp describes it (without post-ops); nullopt when it would run
+// on oneDNN's reference implementation or none.
+std::optional<std::string> matmulImplementationOnViews(const dnnl::engine& engine,
+                                                       const graph::GraphIR& ir,
+                                                       const graph::Operation& operation,
+                                                       const MatmulViews& views);
 std::unique_ptr<CpuOp> createEltwiseOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createPoolingOp(const OpCompileContext& context);

@@ -52,6 +52,9 @@ std::vector<std::string> CpuPlan::describe() const {
                                                                : layoutName(layouts[id]));
       if (arena.offsets[id] != graph::kNotPlanned) line << " @" << arena.offsets[id];
     }
+    for (uint32_t index : step.operations) {
+      if (!operations[index].notFused.empty()) line << "; " << operations[index].notFused;
+    }
     lines.push_back(line.str());
   }
   return lines;

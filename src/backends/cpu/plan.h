@@ -69,7 +69,8 @@ struct OperationPlacement {
   } kind = Kind::Unused;
   size_t step = 0;
   // Why it was not fused into the operation before it, when a chain stopped or was given up
-  // there; empty otherwise.
+  // there, or why a reshape or transpose is not a view of a matmul that was checked on it
+  // ("not a view: ..."); empty otherwise.
   std::string notFused;
 };
 
@@ -90,7 +91,7 @@ struct CpuPlan {
   // the step's ("fused: " before it for a post-op), or "view: through strides of a matmul".
   std::string implementationOf(size_t index) const;
   // One line per step: index, types, implementation (or the fallback and its reason), layouts
-  // of what it writes and their arena offsets.
+  // of what it writes and their arena offsets, then why its operations were not fused or viewed.
   std::vector<std::string> describe() const;
 };
 

@@ -44,11 +44,34 @@ memory::dims contiguousStrides(const memory::dims& dims) {
   return strides;
 }
 
-// Strides of dimensions of size 1 do not matter: the ones a plain tensor would have.
+// Strides of dimensions of size 1 do not address anything, but oneDNN 2.6 matches layouts on every
+// stride (its brgemm matmul takes abcd, abdc, acbd, adbc: [1, 4, 8, 8] acbd only with 256 as the
+// first stride; anything else, its gemm-based matmul): each gets the stride of the dense layout
+// that orders the other dimensions by their strides and places a dimension of size 1 right before
+// the first one after it in logical order (row-major for a plain tensor, outermost for a leading
+// batch of 1).
 void normalizeUnitStrides(const memory::dims& dims, memory::dims& strides) {
-  for (size_t i = dims.size(); i-- > 0;) {
-    if (dims[i] != 1) continue;
-    strides[i] = i + 1 < dims.size() ? strides[i + 1] * dims[i + 1] : 1;
+  std::vector<size_t> sized;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] != 1) sized.push_back(i);
+  }
+  std::stable_sort(sized.begin(), sized.end(),
+                   [&](size_t left, size_t right) { return strides[left] > strides[right]; });
+  std::vector<size_t> order;  // outermost first
+  std::vector<bool> placed(dims.size(), false);
+  auto placeUnitsBefore = [&](size_t end) {
+    for (size_t i = 0; i < end; ++i) {
+      if (dims[i] == 1 && !placed[i]) order.push_back(i), placed[i] = true;
+    }
+  };
+  for (size_t i : sized) {
+    placeUnitsBefore(i);
+    order.push_back(i);
+  }
+  placeUnitsBefore(dims.size());
+  for (size_t k = order.size(); k-- > 0;) {
+    if (dims[order[k]] != 1) continue;
+    strides[order[k]] = k + 1 < order.size() ? strides[order[k + 1]] * dims[order[k + 1]] : 1;
   }
 }
 
@@ -157,13 +180,40 @@ std::optional<memory::dims> reshapedStrides(const memory::dims& dims, const memo
 }
 
 ViewPlan planViews(const graph::GraphIR& ir, const FusionPlan& fusion,
-                   const MatmulViewCheck& runsOnViews) {
+                   const MatmulViewCheck& implementationOn) {
   const size_t count = ir.operations.size();
   ViewPlan plan{std::vector<std::optional<MatmulViews>>(count), std::vector<bool>(count, false),
-                std::vector<std::vector<uint32_t>>(count)};
+                std::vector<std::vector<uint32_t>>(count), std::vector<std::string>(count)};
   auto isFree = [&](uint32_t index) {
     return isViewOperation(ir.operations[index]) && fusion.anchorOf[index] < 0 &&
            !fusion.chains[index] && !plan.elided[index];
+  };
+  // Per matmul: the implementation that runs it on plain operands, asked once.
+  std::vector<std::optional<std::optional<std::string>>> plainImplementations(count);
+  auto isBrgemm = [](const std::optional<std::string>& implementation) {
+    return implementation && implementation->rfind("brg", 0) == 0;
+  };
+  // Whether matmul `m` runs on oneDNN with `views` (`chain`: the operations they stand for), and
+  // not on its gemm-based implementation where plain operands run on brgemm: oneDNN 2.6
+  // JIT-compiles the gemm kernels at their first run (tens of milliseconds on a model's first
+  // dispatch), and brgemm runs as fast or faster after it. Else the reason, on the chain.
+  auto runsOnViews = [&](uint32_t m, const MatmulViews& views, const std::vector<uint32_t>& chain) {
+    const graph::Operation& matmul = ir.operations[m];
+    auto& plain = plainImplementations[m];
+    if (!plain) plain = implementationOn(matmul, MatmulViews{});
+    const std::optional<std::string> viewed = implementationOn(matmul, views);
+    if (viewed && (isBrgemm(viewed) || !isBrgemm(*plain))) return true;
+    if (!*plain) return false;  // no views for this matmul at all (it runs none of oneDNN's)
+    const std::string name = matmul.label.empty() ? "the matmul" : "matmul '" + matmul.label + "'";
+    const std::string why =
+        viewed ? "not a view: " + name + " would run " + *viewed +
+                     " on these strides (JIT-compiled at its first run) and runs " + **plain +
+                     " on plain operands"
+               : "not a view: oneDNN's matmul does not run " + name + " on these strides";
+    for (uint32_t index : chain) {
+      if (plan.notViewed[index].empty()) plan.notViewed[index] = why;
+    }
+    return false;
   };
 
   // Writes first: a read view stops at a tensor a matmul writes through strides.
@@ -192,7 +242,7 @@ ViewPlan planViews(const graph::GraphIR& ir, const FusionPlan& fusion,
       auto view = writeView(ir, chain);
       if (!view) continue;
       MatmulViews views{.output = std::move(view)};
-      if (!runsOnViews(matmul, views)) continue;
+      if (!runsOnViews(m, views, chain)) continue;
       plan.views[m] = std::move(views);
       plan.writtenThrough[m] = chain;
       for (uint32_t index : chain) plan.elided[index] = true;
@@ -220,7 +270,7 @@ ViewPlan planViews(const graph::GraphIR& ir, const FusionPlan& fusion,
         if (!view) continue;
         MatmulViews views = plan.views[m].value_or(MatmulViews{});
         (position == 0 ? views.a : views.b) = std::move(view);
-        if (!runsOnViews(matmul, views)) continue;
+        if (!runsOnViews(m, views, chain)) continue;
         plan.views[m] = std::move(views);
         break;
       }
@@ -259,6 +309,9 @@ ViewPlan planViews(const graph::GraphIR& ir, const FusionPlan& fusion,
                           (isViewOperation(ir.operations[consumer]) && plan.elided[consumer]));
     }
     plan.elided[index] = elided;
+  }
+  for (size_t index = 0; index < count; ++index) {
+    if (plan.elided[index]) plan.notViewed[index].clear();
   }
   return plan;
 }

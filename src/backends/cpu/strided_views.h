@@ -9,11 +9,15 @@
 //   that result's only reader and not a graph output, is written by the matmul in the chain's
 //   last result through the strides it gives the matmul's output.
 // A reshape is a view when its source's strides can be regrouped into the new dimensions (always
-// from a plain tensor); each view is checked on oneDNN (`runsOnViews`) before it is planned.
+// from a plain tensor); each view is checked on oneDNN (`implementationOn`) before it is planned,
+// and declined when oneDNN would run the matmul on these strides on its gemm-based implementation
+// while it runs the plain one on brgemm: oneDNN 2.6 JIT-compiles the gemm kernels at their first
+// run (about 20 ms on PaddleOCR rec's first dispatch), and brgemm is as fast or faster after.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "backends/cpu/cpu_op.h"
@@ -27,13 +31,17 @@ struct ViewPlan {
   std::vector<bool> elided;                       // per operation: a view no step runs
   // Per matmul with an output view: the operations it writes through (elided while it does).
   std::vector<std::vector<uint32_t>> writtenThrough;
+  // Per operation: why it is not a view of a matmul that was checked on it (empty otherwise).
+  std::vector<std::string> notViewed;
 };
 
-// Whether the matmul `operation` runs on oneDNN with these views (and plain operands elsewhere).
-using MatmulViewCheck = std::function<bool(const graph::Operation&, const MatmulViews&)>;
+// The oneDNN implementation that runs the matmul `operation` with these views (and plain operands
+// elsewhere; no views: all plain), nullopt when oneDNN does not run it (or not on its own).
+using MatmulViewCheck =
+    std::function<std::optional<std::string>(const graph::Operation&, const MatmulViews&)>;
 
 ViewPlan planViews(const graph::GraphIR& ir, const FusionPlan& fusion,
-                   const MatmulViewCheck& runsOnViews);
+                   const MatmulViewCheck& implementationOn);
 
 // The strides (elements) of `newDims` over the same elements in the same order as `dims` with
 // `strides`, when no copy is needed (numpy's rule: each group of merged or split dimensions is

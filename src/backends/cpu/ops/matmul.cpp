@@ -110,10 +110,14 @@ class MatmulOp final : public CpuOp {
   std::shared_ptr<PackedConstant> packedB_;
 };
 
-// `view` as a descriptor of `rank` dimensions (leading ones of size 1).
+// `view` as a descriptor of `rank` dimensions (leading ones of size 1, outermost: strides of the
+// whole view, as oneDNN's layouts have them).
 memory::desc viewDesc(const StridedView& view, size_t rank) {
   memory::dims dims(rank - view.dims.size(), 1), strides(rank - view.dims.size(), 0);
-  const memory::dim outer = view.dims.empty() ? 1 : view.dims[0] * view.strides[0];
+  memory::dim outer = 1;
+  for (size_t i = 0; i < view.dims.size(); ++i) {
+    outer = std::max(outer, view.dims[i] * view.strides[i]);
+  }
   for (auto& stride : strides) stride = outer;
   dims.insert(dims.end(), view.dims.begin(), view.dims.end());
   strides.insert(strides.end(), view.strides.begin(), view.strides.end());
@@ -210,22 +214,39 @@ std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
                                     std::nullopt, opAttributes());
 }
 
-bool matmulRunsOnViews(const dnnl::engine& engine, const graph::GraphIR& ir,
-                       const graph::Operation& operation, const MatmulViews& views) {
+std::optional<std::string> matmulImplementationOnViews(const dnnl::engine& engine,
+                                                       const graph::GraphIR& ir,
+                                                       const graph::Operation& operation,
+                                                       const MatmulViews& views) {
   const auto batched = batchedMatmulOf(ir, operation, &views);
-  if (!batched) return false;
+  if (!batched) return std::nullopt;
   const auto kind = ir.operand(batched->operands.b).kind;
   const bool packB =
       kind == graph::OperandKind::Constant || kind == graph::OperandKind::HollowConstant;
+  memory::desc a = batched->a, b = batched->b, output = batched->output;
+  // The descriptors createMatmulOp gives the primitive: A's batch as rows when B has none.
+  const memory::dims bDims = b.dims();
+  const size_t rank = bDims.size();
+  if (rank > 2 && everyViewIsPlain(&views) &&
+      std::all_of(bDims.begin(), bDims.end() - 2, [](auto d) { return d == 1; })) {
+    const memory::dims outputDims = output.dims();
+    const memory::dim rows = std::accumulate(outputDims.begin(), outputDims.end() - 1,
+                                             memory::dim{1}, std::multiplies<>());
+    const memory::dim inner = bDims[rank - 2], columns = bDims[rank - 1];
+    a = plainFloat32Desc({rows, inner});
+    b = plainFloat32Desc({inner, columns});
+    output = plainFloat32Desc({rows, columns});
+  }
   const memory::desc weights =
-      packB ? memory::desc(batched->b.dims(), memory::data_type::f32, memory::format_tag::any)
-            : batched->b;
+      packB ? memory::desc(b.dims(), memory::data_type::f32, memory::format_tag::any) : b;
   try {
-    const dnnl::matmul::primitive_desc descriptor(
-        dnnl::matmul::desc(batched->a, weights, batched->output), opAttributes(), engine);
-    return implementationOf(descriptor).rfind("ref", 0) != 0;
+    const dnnl::matmul::primitive_desc descriptor(dnnl::matmul::desc(a, weights, output),
+                                                  opAttributes(), engine);
+    std::string implementation = implementationOf(descriptor);
+    if (implementation.rfind("ref", 0) == 0) return std::nullopt;
+    return implementation;
   } catch (const dnnl::error&) {
-    return false;
+    return std::nullopt;
   }
 }
 
