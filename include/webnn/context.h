@@ -11,6 +11,7 @@
 #include "webnn/export.h"
 #include "webnn/graph.h"
 #include "webnn/op_support_limits.h"
+#include "webnn/options.h"
 #include "webnn/tensor.h"
 #include "webnn/types.h"
 
@@ -56,6 +57,22 @@ class WEBNN_EXPORT MLContext {
   void writeTensor(const MLTensor& tensor, std::span<const std::byte> data);
   void readTensor(const MLTensor& tensor, std::span<std::byte> destination);
   std::vector<std::byte> readTensor(const MLTensor& tensor);
+  // Constant tensors (the spec's createConstantTensor): one copy of a constant that several graphs
+  // read (MLGraphBuilder::constant(tensor)), neither readable nor writable, never bound to a
+  // dispatch. With `data`: filled now. With options (a label, no bytes): hollow, filled once
+  // afterwards by writeConstantTensor (chunks in any order) or loadConstants, before or after the
+  // graphs that read it are built; a graph dispatches once its tensors are complete, and a complete
+  // tensor never changes.
+  MLTensor createConstantTensor(const MLOperandDescriptor& descriptor,
+                                std::span<const std::byte> data);
+  MLTensor createConstantTensor(const MLOperandDescriptor& descriptor,
+                                const MLConstantOptions& options);
+  void writeConstantTensor(const MLTensor& tensor, uint64_t byteOffset,
+                           std::span<const std::byte> data);
+  // Pull: reads every one of `tensors` not yet complete from `source`, by label (LoadOptions as for
+  // MLGraph::loadConstants; `reload` does not apply: a complete tensor never changes).
+  void loadConstants(const std::vector<MLTensor>& tensors, const WeightSource& source,
+                     const LoadOptions& options = {});
   void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
   MLOpSupportLimits opSupportLimits() const;
   MLMemoryStats memoryStats() const;

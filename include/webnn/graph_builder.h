@@ -9,6 +9,7 @@
 
 #include "webnn/export.h"
 #include "webnn/operand.h"
+#include "webnn/tensor.h"
 #include "webnn/options.h"
 #include "webnn/types.h"
 
@@ -38,6 +39,10 @@ class WEBNN_EXPORT MLGraphBuilder {
   // Hollow constant: a descriptor and a label, no bytes. Filled after build() through
   // MLGraph::setConstantData / writeConstantData / loadConstants.
   MLOperand constant(const MLOperandDescriptor& descriptor, const MLConstantOptions& options = {});
+  // A constant tensor of the builder's context (MLContext::createConstantTensor), filled or not:
+  // the graph reads the tensor's one copy, shared with every other graph that reads it. The
+  // operand is a hollow constant labelled as the tensor; the same tensor twice gives one operand.
+  MLOperand constant(const MLTensor& tensor);
 
   MLGraph build(const MLNamedOperands& outputs);
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,6 +36,13 @@ struct ImportOptions {
     std::vector<std::byte> bytes{};
   };
   std::map<std::string, FixedInput> fixedInputs{};
+  // Weights read from constant tensors rather than the graph's own hollow constants: called with
+  // each weight's name and descriptor, it returns the tensor the graph reads (a new one,
+  // MLContext::createConstantTensor(descriptor, {name}), or the one an earlier import of the same
+  // model made, so that graphs of several input shapes read one copy: `webnn run --shapes`). Fill
+  // them once, e.g. MLContext::loadConstants(tensors, *imported.weights).
+  std::function<MLTensor(const std::string& name, const MLOperandDescriptor& descriptor)>
+      constantTensor{};
   // Where every byte of the model and its external data is read (tests inject faults).
   std::shared_ptr<FileReader> reader{};
 

@@ -24,6 +24,12 @@ class WEBNN_EXPORT MLTensor {
   bool readable() const;
   bool writable() const;
   uint64_t byteLength() const;
+  // Whether it is a constant tensor (MLContext::createConstantTensor), and whether such a tensor
+  // has every byte (a filled one always has).
+  bool constant() const;
+  bool constantComplete() const;
+  // A constant tensor's label (empty for others).
+  std::string label() const;
   // Releases the tensor's memory; later use throws InvalidStateError.
   void destroy();
 

@@ -141,6 +141,10 @@ void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs,
         throwTypeError("MLContext.dispatch: " + std::string(kind) + " '" + name + "' is missing");
       }
       auto& tensor = tensorOf(context, it->second, "dispatch");
+      if (tensor.constant) {
+        throwTypeError("MLContext.dispatch: " + std::string(kind) + " '" + name +
+                       "' is a constant tensor, which only graphs read as a constant");
+      }
       const auto& want = ir.descriptor(id);
       if (tensor.descriptor.dataType != want.dataType || tensor.descriptor.shape != want.shape) {
         throwTypeError("MLContext.dispatch: " + std::string(kind) + " '" + name + "' must be " +

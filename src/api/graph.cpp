@@ -3,11 +3,38 @@
 #include <vector>
 
 #include "api/graph_state.h"
+#include "graph/op_limits.h"
+#include "graph/validation.h"
 #include "graph/builder_state.h"
 #include "webnn/graph.h"
 #include "webnn/graph_builder.h"
 
 namespace webnn {
+
+MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
+  auto& s = state();
+  s.checkUsable("constant");
+  if (!tensor.state()) throwTypeError("constant: the tensor is empty");
+  const detail::TensorState& tensorState = *tensor.state();
+  if (tensorState.context.lock() != s.context) {
+    throwTypeError("constant: the tensor belongs to another context");
+  }
+  if (!tensorState.constant) {
+    throwTypeError("constant: the tensor is not a constant tensor (MLContext.createConstantTensor)");
+  }
+  if (tensorState.destroyed) throwInvalidStateError("constant: the tensor is destroyed");
+  const auto& fill = tensorState.constant;
+  for (const auto& [id, known] : s.constantTensors) {
+    if (known == fill) return MLOperand(s.ir.operands[id]);
+  }
+  const std::string what = "constant tensor '" + fill->label + "'";
+  graph::checkDescriptor(what, tensorState.descriptor);
+  graph::checkTensorLimits(s.limits(), what, s.limits().constant, tensorState.descriptor);
+  MLOperand operand =
+      s.addOperand(tensorState.descriptor, detail::OperandKind::HollowConstant, fill->label);
+  s.constantTensors.emplace(operand.node()->id, fill);
+  return operand;
+}
 
 MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   auto& s = state();
@@ -53,9 +80,25 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   auto graphState = std::make_shared<detail::GraphState>();
   graphState->context = s.context;
   graphState->ir = ir;
-  graphState->compiled = s.context->backend->compile(ir, s.context->memory);
+  backend::ConstantTensors constantTensors;
+  for (const auto& [id, fill] : s.constantTensors) {
+    if (needed[id]) constantTensors.emplace(id, fill->storage);
+  }
+  graphState->compiled =
+      constantTensors.empty()
+          ? s.context->backend->compile(ir, s.context->memory)
+          : s.context->backend->compileReading(ir, s.context->memory, constantTensors);
   for (const auto& operand : operands) {
-    if (needed[operand->id] && operand->kind == detail::OperandKind::HollowConstant) {
+    if (!needed[operand->id] || operand->kind != detail::OperandKind::HollowConstant) continue;
+    if (auto tensor = s.constantTensors.find(operand->id); tensor != s.constantTensors.end()) {
+      detail::GraphState::TensorConstant constant{operand->id, tensor->second};
+      if (!graphState->compiled->readsConstantTensor(operand->id)) {
+        constant.slot = &graphState->compiled->constantSlot(operand->id);
+      }
+      graphState->tensorConstants.push_back(std::move(constant));
+      continue;
+    }
+    {
       graphState->hollowIndex.emplace(operand->id, graphState->hollow.size());
       detail::GraphState::HollowConstant constant{
           operand->id, detail::Coverage(operand->descriptor.byteLength())};
@@ -73,7 +116,15 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
       operand->data.reset();
     }
   }
-  if (graphState->hollow.empty()) graphState->compiled->constantsComplete();
+  {
+    std::lock_guard lock(graphState->mutex);
+    graphState->tensorConstantsReady = graphState->tensorConstants.empty();
+    if (graphState->tensorConstantsReady) {
+      if (graphState->hollow.empty()) graphState->compiled->constantsComplete();
+    } else {
+      graphState->deliverTensorConstants();  // the tensors filled already
+    }
+  }
   s.built = true;
   return MLGraph(std::move(graphState));
 }

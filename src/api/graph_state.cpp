@@ -47,6 +47,13 @@ size_t GraphState::hollowConstantIndex(const MLOperand& operand, std::string_vie
   }
   auto it = hollowIndex.find(node->id);
   if (it == hollowIndex.end()) {
+    for (const auto& constant : tensorConstants) {
+      if (constant.operandId == node->id) {
+        throwTypeError(where + ": constant '" + node->name +
+                       "' is a constant tensor's: fill the tensor (MLContext.writeConstantTensor "
+                       "or MLContext.loadConstants)");
+      }
+    }
     if (node->kind == OperandKind::HollowConstant) {
       throwTypeError(where + ": constant '" + node->name +
                      "' is not used by the graph's outputs, so the graph holds no storage for it");
@@ -103,7 +110,33 @@ void GraphState::markFilled(size_t index, uint64_t begin, uint64_t end) {
   constant.slot->complete();
   filling[index] = false;
   // (A constant in a fill counts as pending, so no write is in flight when this reaches 0.)
-  if (--pendingCount == 0) compiled->constantsComplete();
+  // Constant tensors still to come defer it to the dispatch that finds them complete.
+  if (--pendingCount == 0 && tensorConstantsReady) compiled->constantsComplete();
+}
+
+void GraphState::deliverTensorConstants() {
+  if (tensorConstantsReady) return;
+  bool ready = true;
+  for (TensorConstant& constant : tensorConstants) {
+    if (constant.delivered) continue;
+    if (!constant.fill->complete.load(std::memory_order_acquire)) {
+      ready = false;
+      continue;
+    }
+    if (constant.slot) {
+      // Zero copy where the slot can adopt the tensor's bytes (kept alive by the storage).
+      std::shared_ptr<const void> owner;
+      const auto bytes = constant.fill->storage->hostBytes(&owner);
+      if (!owner) owner = constant.fill->storage;
+      constant.slot->beginFill();
+      if (!constant.slot->adopt(owner, bytes)) constant.slot->write(0, bytes);
+      constant.slot->complete();
+    }
+    constant.delivered = true;
+  }
+  if (!ready) return;
+  tensorConstantsReady = true;
+  if (pendingCount == 0) compiled->constantsComplete();
 }
 
 GraphState::WriteTicket GraphState::beginWrite(const MLOperand& operand, uint64_t byteOffset,
@@ -190,6 +223,18 @@ bool GraphState::adopt(const MLOperand& operand, std::shared_ptr<const void> own
 std::shared_ptr<backend::CompiledGraph> GraphState::beginDispatch() {
   std::lock_guard lock(mutex);
   checkAlive("dispatch");
+  deliverTensorConstants();
+  if (!tensorConstantsReady) {
+    std::string names;
+    size_t count = 0;
+    for (const auto& constant : tensorConstants) {
+      if (constant.delivered) continue;
+      if (count < 16) names += (count ? ", " : "") + std::string("'") + constant.fill->label + "'";
+      ++count;
+    }
+    throwInvalidStateError("MLContext.dispatch: the graph reads " + std::to_string(count) +
+                           " constant tensor(s) not filled yet: " + names);
+  }
   if (pendingCount > 0) {
     std::string names;
     size_t listed = 0;

@@ -17,22 +17,6 @@
 
 namespace webnn::detail {
 
-// Which byte ranges of one hollow constant hold data of the current fill.
-class Coverage {
- public:
-  explicit Coverage(uint64_t byteLength) : byteLength_(byteLength) {}
-  // Marks [begin, end) written. Returns true when the constant is covered after this.
-  bool add(uint64_t begin, uint64_t end);
-  void clear();
-  bool complete() const { return coveredBytes_ == byteLength_; }
-  uint64_t coveredBytes() const { return coveredBytes_; }
-
- private:
-  uint64_t byteLength_;
-  uint64_t coveredBytes_ = 0;
-  std::map<uint64_t, uint64_t> ranges_;  // begin -> end, disjoint and non-adjacent
-};
-
 struct GraphState {
   std::shared_ptr<ContextState> context;
   std::shared_ptr<const graph::GraphIR> ir;
@@ -52,6 +36,18 @@ struct GraphState {
   std::vector<HollowConstant> hollow;                // declaration order
   std::unordered_map<uint32_t, size_t> hollowIndex;  // operand id -> index in hollow
 
+  // Hollow constants that are constant tensors' (MLGraphBuilder::constant(tensor)): filled through
+  // the tensor, never through the graph.
+  struct TensorConstant {
+    uint32_t operandId;
+    std::shared_ptr<ConstantFill> fill;
+    // The graph's own slot, when the backend does not read the tensor itself
+    // (CompiledGraph::readsConstantTensor): given the tensor's bytes once it is complete.
+    backend::ConstantSlot* slot = nullptr;
+    bool delivered = false;
+  };
+  std::vector<TensorConstant> tensorConstants;
+
   mutable std::mutex mutex;  // guards everything below and every Coverage
   // Constants whose current fill has begun (the slot was told beginFill) and is not complete.
   std::vector<bool> filling;
@@ -59,6 +55,12 @@ struct GraphState {
   int activeWrites = 0;
   int activeDispatches = 0;
   bool destroyed = false;
+  bool tensorConstantsReady = false;  // every constant tensor is complete (and delivered)
+
+  // Delivers the constant tensors that completed since the last call; when they all have and no
+  // hollow constant is pending, tells the compiled graph constantsComplete (once for them). Needs
+  // `mutex`.
+  void deliverTensorConstants();
 
   // Checks and performs one write of `data` at `byteOffset` into hollow constant `operand`.
   void write(const MLOperand& operand, uint64_t byteOffset, std::span<const std::byte> data,

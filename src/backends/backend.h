@@ -106,6 +106,23 @@ class BackendTensor {
 
 using BoundTensors = std::map<std::string, BackendTensor*, std::less<>>;
 
+// A constant MLTensor's storage (MLContext::createConstantTensor): one copy of a constant that
+// several graphs read. It is filled once, through its slot, like a graph's hollow constant (the
+// API layer keeps the coverage rules); afterwards it never changes.
+class BackendConstantTensor {
+ public:
+  virtual ~BackendConstantTensor() = default;
+  virtual ConstantSlot& slot() = 0;
+  virtual StagingHints stagingHints() const { return {}; }
+  // Its bytes in the descriptor's layout, once complete: what a graph that does not read the
+  // tensor itself (CompiledGraph::readsConstantTensor) is given, adopted or copied into its own
+  // slot. `owner` keeps them alive.
+  virtual std::span<const std::byte> hostBytes(std::shared_ptr<const void>* owner) = 0;
+};
+
+// The constant tensors a graph reads: hollow constant operand id -> its tensor.
+using ConstantTensors = std::map<graph::OperandId, std::shared_ptr<BackendConstantTensor>>;
+
 class CompiledGraph {
  public:
   virtual ~CompiledGraph() = default;
@@ -127,6 +144,14 @@ class CompiledGraph {
   // How each step runs (the steps of profile(), in order), whether profiling or not; empty when
   // the backend does not say.
   virtual std::vector<StepImplementation> implementations() const { return {}; }
+  // Whether hollow constant `operandId`, a constant tensor's (Backend::compileReading's
+  // `constantTensors`), is read from the tensor itself. When false the graph has a slot of its
+  // own for it, which the API layer fills from the tensor's hostBytes() once the tensor is
+  // complete (adopting them where the slot can: no copy).
+  virtual bool readsConstantTensor(graph::OperandId operandId) const {
+    (void)operandId;
+    return false;
+  }
 };
 
 // What a context asks of its backend (MLContextOptions extensions a backend may use).
@@ -151,6 +176,19 @@ class Backend {
   // Throws NotSupportedError (naming the op) when the backend cannot run an operation.
   virtual std::unique_ptr<CompiledGraph> compile(std::shared_ptr<const graph::GraphIR> ir,
                                                  std::shared_ptr<MemoryAccount> memory) = 0;
+  // A graph some of whose hollow constants are constant tensors' (`constantTensors`, created by
+  // this backend). By default the graph keeps its own slots for them (see
+  // CompiledGraph::readsConstantTensor); a backend that reads the tensors' storage overrides this.
+  virtual std::unique_ptr<CompiledGraph> compileReading(std::shared_ptr<const graph::GraphIR> ir,
+                                                        std::shared_ptr<MemoryAccount> memory,
+                                                        const ConstantTensors& constantTensors) {
+    (void)constantTensors;
+    return compile(std::move(ir), std::move(memory));
+  }
+  // The storage of a constant tensor of `descriptor`, charged to memory.constants. By default
+  // host memory in the descriptor's layout (HostConstantTensor, host_storage.h).
+  virtual std::shared_ptr<BackendConstantTensor> createConstantTensor(
+      const MLOperandDescriptor& descriptor, std::shared_ptr<MemoryAccount> memory);
   // A zero-filled tensor of `descriptor` (spec: tensors start zeroed), charged to memory.tensors.
   virtual std::unique_ptr<BackendTensor> createTensor(const MLTensorDescriptor& descriptor,
                                                       std::shared_ptr<MemoryAccount> memory) = 0;

@@ -2,6 +2,7 @@
 #include <mutex>
 
 #include "backends/backend.h"
+#include "backends/host_storage.h"
 #include "backends/registration.h"
 #include "webnn/types.h"
 
@@ -37,6 +38,11 @@ void ConstantSlot::write(uint64_t byteOffset, std::span<const std::byte> bytes) 
   auto staged = stage(byteOffset, bytes.size());
   std::copy(bytes.begin(), bytes.end(), staged->bytes().begin());
   staged->commit();
+}
+
+std::shared_ptr<BackendConstantTensor> Backend::createConstantTensor(
+    const MLOperandDescriptor& descriptor, std::shared_ptr<MemoryAccount> memory) {
+  return std::make_shared<HostConstantTensor>(descriptor.byteLength(), std::move(memory));
 }
 
 void registerBackend(std::string name, int priority, BackendFactory factory) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,12 +17,16 @@
 namespace webnn::detail {
 
 struct ContextState;
+struct ConstantFill;
 
 struct BuilderState {
   std::shared_ptr<ContextState> context;
   uint64_t id = 0;
   bool built = false;
   graph::GraphIR ir;
+  // Hollow constants that read a constant tensor (MLGraphBuilder::constant(tensor)): operand id ->
+  // the tensor's fill; one operand per tensor.
+  std::map<graph::OperandId, std::shared_ptr<ConstantFill>> constantTensors;
 
   // Throws InvalidStateError after build() (the builder is one-shot) or when the context is gone.
   void checkUsable(std::string_view method) const;

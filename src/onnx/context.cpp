@@ -104,7 +104,9 @@ MLOperand Context::operand(const std::string& name) {
     }
     // The weight's own description: the ONNX tensor's, except where a mapping reads its bytes as
     // another type (a 4-bit MatMulNBits' B, described as uint4 before the walk).
-    v.operand = builder.constant(v.weight->descriptor(), MLConstantOptions{name});
+    v.operand = constantTensor
+                    ? builder.constant(constantTensor(name, v.weight->descriptor()))
+                    : builder.constant(v.weight->descriptor(), MLConstantOptions{name});
     weightBytes += v.weight->byteLength;
     ++weightCount;
     return *v.operand;

@@ -54,6 +54,8 @@ class Context {
   const ImportLimits limits;
   // Bytes of known values held so far (8 per element), against limits.maxFoldedBytes.
   uint64_t foldedBytes = 0;
+  // ImportOptions::constantTensor: the weights' constant tensors (empty: hollow constants).
+  std::function<MLTensor(const std::string&, const MLOperandDescriptor&)> constantTensor;
   // Maps a subgraph's nodes into this graph (an If whose condition is known), then restores the
   // node being mapped. Set by the importer.
   std::function<void(const ::onnx::GraphProto&)> importSubgraph;

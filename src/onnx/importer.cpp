@@ -538,6 +538,7 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
                     (model.producer_version().empty() ? "" : " " + model.producer_version());
 
   Context c(builder, opset, *result.weights, {options.maxTensorBytes, options.maxFoldedBytes});
+  c.constantTensor = options.constantTensor;
   std::set<std::string> defined;
   for (int i = 0; i < graph.initializer_size(); ++i) {
     const auto& t = graph.initializer(i);

@@ -48,6 +48,9 @@ struct RunOptions {
   bool profile = false;
   bool strict = false;      // a fallback step is an error
   uint32_t concurrent = 0;  // > 1: also time that many dispatches at once (threads, contexts)
+  // NAME=DIMS: one more graph of the model with that input shape, over the same weights (constant
+  // tensors, loaded once); repeatable.
+  std::vector<std::string> alsoShapes;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -273,6 +276,26 @@ int run(const RunOptions& o) {
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
 
+  // --also-shape: the weights become constant tensors, which every graph of the model reads.
+  std::map<std::string, MLTensor> sharedWeights;
+  if (!o.alsoShapes.empty()) {
+    importOptions.constantTensor = [&](const std::string& name,
+                                       const MLOperandDescriptor& descriptor) {
+      auto it = sharedWeights.find(name);
+      if (it == sharedWeights.end()) {
+        it = sharedWeights
+                 .emplace(name, context.createConstantTensor(descriptor, MLConstantOptions{name}))
+                 .first;
+      } else if (it->second.dataType() != descriptor.dataType ||
+                 it->second.shape() != descriptor.shape) {
+        throw Error(Error::Kind::TypeError,
+                    "--also-shape: weight '" + name + "' is " + toString(descriptor) +
+                        " in this graph but not in the first one: the shapes cannot share it");
+      }
+      return it->second;
+    };
+  }
+
   auto start = Clock::now();
   onnx::ImportedModel model = onnx::importModel(o.model, builder, importOptions);
   const double parseMs = msSince(start);
@@ -306,7 +329,13 @@ int run(const RunOptions& o) {
   loadOptions.progress = [&progress](uint64_t done, uint64_t total) {
     progress.update(done, total);
   };
-  graph.loadConstants(*model.weights, loadOptions);
+  if (sharedWeights.empty()) {
+    graph.loadConstants(*model.weights, loadOptions);
+  } else {
+    std::vector<MLTensor> tensors;
+    for (const auto& [name, tensor] : sharedWeights) tensors.push_back(tensor);
+    context.loadConstants(tensors, *model.weights, loadOptions);
+  }
   progress.finish();
   const double loadMs = msSince(start);
 
@@ -426,7 +455,9 @@ int run(const RunOptions& o) {
       auto copy = std::make_unique<Copy>();
       copy->context = createContext(contextOptions);
       MLGraphBuilder copyBuilder(copy->context);
-      copy->model = onnx::importModel(o.model, copyBuilder, importOptions);
+      onnx::ImportOptions ownWeights = importOptions;
+      ownWeights.constantTensor = nullptr;  // constant tensors belong to the first context
+      copy->model = onnx::importModel(o.model, copyBuilder, ownWeights);
       copy->graph = copyBuilder.build(copy->model.outputOperands);
       LoadOptions quietLoad = loadOptions;
       quietLoad.progress = nullptr;
@@ -443,6 +474,51 @@ int run(const RunOptions& o) {
           [c] { c->context.dispatch(c->graph, c->tensors.first, c->tensors.second); });
     }
     concurrentContextsMs = medianOfAtOnce(ownContexts);
+  }
+
+  // --also-shape: more graphs of the model over the same (loaded) weights, each with one input's
+  // shape changed; each built and dispatched (random inputs) after the first graph.
+  struct AlsoShaped {
+    std::string shape;
+    double buildMs = 0, firstMs = 0, medianMs = 0;
+  };
+  std::vector<AlsoShaped> alsoShaped;
+  std::vector<std::pair<MLGraph, onnx::ImportedModel>> alsoGraphs;  // alive to the end
+  for (const auto& text : o.alsoShapes) {
+    auto [name, value] = splitAssignment(text, "--also-shape");
+    onnx::ImportOptions shapedOptions = importOptions;
+    shapedOptions.inputShapes[name] = parseShape(value, text);
+    MLGraphBuilder shapedBuilder(context);
+    onnx::ImportedModel shapedModel = onnx::importModel(o.model, shapedBuilder, shapedOptions);
+    AlsoShaped figures{text};
+    auto began = Clock::now();
+    MLGraph shapedGraph = shapedBuilder.build(shapedModel.outputOperands);
+    figures.buildMs = msSince(began);
+    MLNamedTensors shapedInputs, shapedOutputs;
+    const auto shapedGraphInputs = shapedGraph.inputDescriptors();
+    for (const auto& [inputName, descriptor] : shapedModel.inputs) {
+      if (!shapedGraphInputs.count(inputName)) continue;
+      tools::NpyArray array = randomArray(descriptor, rng);
+      MLTensor tensor = context.createTensor({descriptor, false, true});
+      context.writeTensor(tensor, array.data);
+      shapedInputs[inputName] = tensor;
+    }
+    for (const auto& [outputName, descriptor] : shapedModel.outputs) {
+      shapedOutputs[outputName] = context.createTensor({descriptor, true, false});
+    }
+    began = Clock::now();
+    context.dispatch(shapedGraph, shapedInputs, shapedOutputs);
+    figures.firstMs = msSince(began);
+    std::vector<double> times;
+    for (uint32_t i = 0; i < o.iterations; ++i) {
+      began = Clock::now();
+      context.dispatch(shapedGraph, shapedInputs, shapedOutputs);
+      times.push_back(msSince(began));
+    }
+    std::sort(times.begin(), times.end());
+    figures.medianMs = times.empty() ? figures.firstMs : times[times.size() / 2];
+    alsoShaped.push_back(figures);
+    alsoGraphs.emplace_back(std::move(shapedGraph), std::move(shapedModel));
   }
 
   // Outputs.
@@ -485,6 +561,11 @@ int run(const RunOptions& o) {
         o.concurrent, concurrentThreadsMs, o.concurrent, concurrentThreadsMs / alone,
         concurrentContextsMs, o.concurrent, concurrentContextsMs / alone);
   }
+  for (const auto& figures : alsoShaped) {
+    std::printf("also %s: same weights (constant tensors), build %.1f ms, first dispatch %.1f ms, "
+                "median %.1f ms\n",
+                figures.shape.c_str(), figures.buildMs, figures.firstMs, figures.medianMs);
+  }
   if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
   printFallbacks(implementations, afterFirst, graph.profile(), o.profile && o.iterations > 0);
   const uint64_t peak = webnn::tools::peakRssBytes();
@@ -505,11 +586,13 @@ int run(const RunOptions& o) {
         "run-json: {\"backend\": \"%s\", \"parse_ms\": %.3f, \"build_ms\": %.3f, "
         "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, "
         "\"median_ms\": %.3f, \"peak_rss_bytes\": %llu, \"weight_bytes\": %llu, "
-        "\"concurrent\": %u, \"concurrent_threads_ms\": %.3f, \"concurrent_contexts_ms\": %.3f}\n",
+        "\"concurrent\": %u, \"concurrent_threads_ms\": %.3f, \"concurrent_contexts_ms\": %.3f, "
+        "\"graphs\": %zu, \"constant_bytes\": %llu}\n",
         context.backendName().c_str(), parseMs, buildMs, loadMs, firstMs, steady.size(),
         steady.empty() ? firstMs : steady[steady.size() / 2], static_cast<unsigned long long>(peak),
         static_cast<unsigned long long>(model.weightBytes), o.concurrent, concurrentThreadsMs,
-        concurrentContextsMs);
+        concurrentContextsMs, 1 + alsoShaped.size(),
+        static_cast<unsigned long long>(stats.constantBytes));
   }
   return 0;
 }
@@ -555,6 +638,9 @@ WEBNN_COMMAND("run", registerRunCommand,
                "Fail (before loading weights) when the backend would run any step on its "
                "reference kernel (a fallback); without it, each kind is printed after the run");
   app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
+  app.add_option("--also-shape", o->alsoShapes,
+                 "NAME=DIMS: also build and run the model with input NAME of shape DIMS (1x3x960x960) "
+                 "over the same weights, held once as constant tensors (repeatable)");
   app.add_option("--concurrent", o->concurrent,
                  "N > 1: after the run, time N dispatches at once (--iterations each), from N "
                  "threads on the graph and from N threads on N contexts (the model loaded N "

@@ -8,8 +8,13 @@
 // widened (widen_float16.h): computed in float32, rounded to float16 at its outputs.
 #include "backends/cpu/cpu_backend.h"
 
+#include <algorithm>
+#include <mutex>
+#include <thread>
+
 #include "backends/cpu/compiler.h"
 #include "backends/cpu/cpu_constant_slot.h"
+#include "backends/cpu/cpu_constant_tensor.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/op_table.h"
 #include "backends/cpu/widen_float16.h"
@@ -23,11 +28,13 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
  public:
   CpuCompiledGraph(std::shared_ptr<const graph::GraphIR> ir,
                    std::shared_ptr<backend::MemoryAccount> memory,
-                   const backend::BackendOptions& options)
+                   const backend::BackendOptions& options,
+                   std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors = {})
       : builtIr_(ir),
         widened_(widenFloat16(std::move(ir))),
         engine_(dnnl::engine::kind::cpu, 0),
-        constants_(*widened_.ir, engine_, memory, options.numThreads, widened_.arrivesAsFloat16),
+        constants_(*widened_.ir, engine_, memory, options.numThreads, widened_.arrivesAsFloat16,
+                   std::move(tensors)),
         executable_(compile(widened_.ir, std::move(memory), options)) {
     // Every op is compiled (the ones dropped along the way released their packing requests): the
     // constants' slots can be placed. Classic constants are packed when the slots are placed; the
@@ -42,6 +49,10 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
   }
 
   backend::StagingHints stagingHints() const override { return constants_.stagingHints(); }
+
+  bool readsConstantTensor(graph::OperandId operandId) const override {
+    return constants_.readsTensor(operandId);
+  }
 
   void constantsComplete() override {
     // Every packing slot finished its layout when its constant was complete; the staging pool
@@ -121,6 +132,34 @@ class CpuBackend final : public backend::Backend {
     return std::make_unique<CpuCompiledGraph>(std::move(ir), std::move(memory), options_);
   }
 
+  // Constant tensors are read in place: each layout a graph wants is kept once, shared by the
+  // graphs that read it (cpu_constant_tensor.h).
+  std::unique_ptr<backend::CompiledGraph> compileReading(
+      std::shared_ptr<const graph::GraphIR> ir, std::shared_ptr<backend::MemoryAccount> memory,
+      const backend::ConstantTensors& constantTensors) override {
+    std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors;
+    for (const auto& [id, tensor] : constantTensors) {
+      auto cpuTensor = std::dynamic_pointer_cast<CpuConstantTensor>(tensor);
+      if (!cpuTensor) throw std::logic_error("cpu backend: a constant tensor of another backend");
+      tensors.emplace(id, std::move(cpuTensor));
+    }
+    return std::make_unique<CpuCompiledGraph>(std::move(ir), std::move(memory), options_,
+                                              std::move(tensors));
+  }
+
+  std::shared_ptr<backend::BackendConstantTensor> createConstantTensor(
+      const MLOperandDescriptor& descriptor,
+      std::shared_ptr<backend::MemoryAccount> memory) override {
+    std::lock_guard lock(poolMutex_);
+    // One staging pool for the context's constant tensors (2-4 chunks of 1 MiB in flight).
+    if (!constantTensorStaging_) {
+      constantTensorStaging_ = std::make_shared<StagingPool>(
+          memory, std::clamp(std::thread::hardware_concurrency(), 2u, 4u));
+    }
+    return std::make_shared<CpuConstantTensor>(descriptor, std::move(memory), options_.numThreads,
+                                               constantTensorStaging_);
+  }
+
   std::unique_ptr<backend::BackendTensor> createTensor(
       const MLTensorDescriptor& descriptor,
       std::shared_ptr<backend::MemoryAccount> memory) override {
@@ -129,6 +168,8 @@ class CpuBackend final : public backend::Backend {
 
  private:
   backend::BackendOptions options_;
+  std::mutex poolMutex_;
+  std::shared_ptr<StagingPool> constantTensorStaging_;
 };
 
 }  // namespace

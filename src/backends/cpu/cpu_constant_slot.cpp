@@ -143,14 +143,16 @@ constexpr uint64_t kChunkBytes = 1ull << 20;
 
 CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
                            std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
-                           std::vector<bool> arrivesAsFloat16)
+                           std::vector<bool> arrivesAsFloat16,
+                           std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors)
     : ir_(ir),
       engine_(engine),
       memory_(std::move(memory)),
       threads_(numThreads > 0 ? static_cast<int>(numThreads) : omp_get_num_procs()),
       pool_(memory_, stagingBuffers()),
       arrivesAsFloat16_(std::move(arrivesAsFloat16)),
-      keepsFloat16_(float16FiltersKept(ir, arrivesAsFloat16_)) {
+      keepsFloat16_(float16FiltersKept(ir, arrivesAsFloat16_)),
+      tensors_(std::move(tensors)) {
   chunkBytes_ = kChunkBytes;
 }
 
@@ -215,6 +217,38 @@ void CpuConstants::createSlots() {
       return half;
     };
 
+    // A constant tensor's: every request reads one of the tensor's layouts (shared with the other
+    // graphs that read it), plain readers its raw (or widened) bytes.
+    if (auto tensor = tensors_.find(id); tensor != tensors_.end()) {
+      bool plainReads = constants.size() < reads[id] || ir_.isGraphOutput(id);
+      for (auto& constant : constants) {
+        auto layout =
+            tensor->second->acquire(arrivingDesc(constant->plainDesc()), constant->packedDesc());
+        if (!layout) {  // a layout the tensor cannot scatter into: a copy of the graph's own
+          constant->resolveReordered(false);
+          plainReads = true;
+          continue;
+        }
+        constant->resolveShared(layout->data(), layout);
+        tensorLayouts_.emplace_back(id, std::move(layout));
+      }
+      if (plainReads) {
+        std::shared_ptr<CpuConstantTensor::Layout> plain;
+        const auto elements = static_cast<dnnl::memory::dim>(operand->descriptor.elementCount());
+        if (widens && elements > 0) {
+          const dnnl::memory::dims flat{elements};
+          plain = tensor->second->acquire(
+              dnnl::memory::desc(flat, dnnl::memory::data_type::f16, dnnl::memory::format_tag::a),
+              dnnl::memory::desc(flat, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a));
+          if (!plain) throw std::logic_error("cpu backend: no widening scatter");
+        } else {
+          plain = tensor->second->acquireRaw();
+        }
+        tensorPlain_[id] = plain;
+        tensorLayouts_.emplace_back(id, std::move(plain));
+      }
+      continue;
+    }
     // Packed on arrival: every read of the constant is a request for one and the same layout.
     bool onArrival = !constants.empty() && constants.size() == reads[id] && !ir_.isGraphOutput(id);
     for (const auto& constant : constants) {
@@ -313,11 +347,19 @@ std::optional<dnnl::memory::desc> CpuConstants::placedLayout(graph::OperandId id
 }
 
 bool CpuConstants::anyHollow() const {
-  return std::any_of(slots_.begin(), slots_.end(),
-                     [](const auto& slot) { return slot != nullptr; });
+  return !tensors_.empty() || std::any_of(slots_.begin(), slots_.end(),
+                                          [](const auto& slot) { return slot != nullptr; });
+}
+
+backend::ConstantSlot& CpuConstants::slot(graph::OperandId id) {
+  if (id >= slots_.size() || !slots_[id]) {
+    throw std::logic_error("cpu backend: constant #" + std::to_string(id) + " has no slot");
+  }
+  return *slots_[id];
 }
 
 std::byte* CpuConstants::plainData(graph::OperandId id) {
+  if (auto plain = tensorPlain_.find(id); plain != tensorPlain_.end()) return plain->second->data();
   if (widened_[id]) return widened_[id]->packedData();
   return plain_[id] ? plain_[id]->data() : nullptr;
 }
@@ -347,6 +389,19 @@ std::vector<std::string> CpuConstants::describe() const {
   std::vector<std::string> lines;
   for (const auto& operand : ir_.operands) {
     const graph::OperandId id = operand->id;
+    if (tensors_.contains(id)) {
+      std::string line = std::to_string(id) + " " + operand->name + ": constant tensor (";
+      bool first = true;
+      for (const auto& [operandId, layout] : tensorLayouts_) {
+        if (operandId != id) continue;
+        line += first ? "" : ", ";
+        line += layout->scatter ? "packed " + std::to_string(layout->bytes.size()) + " bytes"
+                                : "raw " + std::to_string(layout->bytes.size()) + " bytes";
+        first = false;
+      }
+      lines.push_back(line + (first ? "no layout)" : ")"));
+      continue;
+    }
     if (id >= slots_.size() || !slots_[id]) continue;
     std::string line = std::to_string(id) + " " + operand->name + ": ";
     if (packing_[id]) {

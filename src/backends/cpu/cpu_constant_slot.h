@@ -25,6 +25,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -32,6 +33,7 @@
 
 #include "backends/backend.h"
 #include "backends/cpu/blocked_layout.h"
+#include "backends/cpu/cpu_constant_tensor.h"
 #include "backends/cpu/packed_constant.h"
 #include "backends/reference/reference_constant_slot.h"
 #include "core/host_buffer.h"
@@ -110,9 +112,12 @@ class CpuConstants {
   // `arrivesAsFloat16`: per operand, a hollow constant with a float32 descriptor whose bytes
   // arrive as float16 (widen_float16.h): its slot takes float16 bytes and widens them as it stores
   // them, packed or plain (empty: none).
+  // `tensors`: hollow constants that are constant tensors' (CpuConstantTensor): read in the
+  // tensors' shared layouts, no slot of the graph's own.
   CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
                std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
-               std::vector<bool> arrivesAsFloat16 = {});
+               std::vector<bool> arrivesAsFloat16 = {},
+               std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors = {});
 
   // An op keeps constant `id` (classic or hollow) in `packed` (OpCompileContext::packedConstant).
   std::shared_ptr<PackedConstant> request(graph::OperandId id, const dnnl::memory::desc& plain,
@@ -133,11 +138,15 @@ class CpuConstants {
   // The packed layout of the first placed constant of `id`, if any.
   std::optional<dnnl::memory::desc> placedLayout(graph::OperandId id) const;
 
-  backend::ConstantSlot& slot(graph::OperandId id) { return *slots_.at(id); }
+  backend::ConstantSlot& slot(graph::OperandId id);
   // The plain bytes of a hollow constant (null when it is packed on arrival: nothing reads it
   // plainly).
   std::byte* plainData(graph::OperandId id);
-  bool isHollow(graph::OperandId id) const { return id < slots_.size() && slots_[id]; }
+  bool isHollow(graph::OperandId id) const {
+    return (id < slots_.size() && slots_[id]) || tensors_.contains(id);
+  }
+  // Whether hollow constant `id` is read from a constant tensor.
+  bool readsTensor(graph::OperandId id) const { return tensors_.contains(id); }
   bool anyHollow() const;
   backend::StagingHints stagingHints() const;
   // Whether hollow constant `id` takes float16 bytes for its float32 descriptor.
@@ -177,6 +186,12 @@ class CpuConstants {
   std::vector<PackingSlot*> packing_;  // per operand; null unless packing
   std::vector<PackingSlot*> widened_;  // per operand: the plain float32 slot of a float16 one
   std::vector<reference::ReferenceConstantSlot*> plain_;  // per operand; null unless plain
+  std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors_;
+  // Per operand read from a tensor: its plain layout, when something reads it plainly.
+  std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor::Layout>> tensorPlain_;
+  // Every layout of a tensor the graph reads (held for the graph's life), for describe().
+  std::vector<std::pair<graph::OperandId, std::shared_ptr<CpuConstantTensor::Layout>>>
+      tensorLayouts_;
   std::vector<backend::GaugeCharge> charges_;
   uint64_t chunkBytes_ = 1ull << 20;
 };

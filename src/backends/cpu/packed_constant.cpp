@@ -27,6 +27,11 @@ void PackedConstant::resolveOnArrival(std::byte* packedBytes) {
   packed_ = dnnl::memory(packedDesc_, engine_, packedBytes);
 }
 
+void PackedConstant::resolveShared(std::byte* packedBytes, std::shared_ptr<const void> holder) {
+  resolveOnArrival(packedBytes);
+  holder_ = std::move(holder);
+}
+
 void PackedConstant::resolveIdentity() {
   mode_ = Mode::Identity;
 }

@@ -36,6 +36,9 @@ class PackedConstant {
 
   // Set once by the graph when it knows every reader of the constant.
   void resolveOnArrival(std::byte* packedBytes);
+  // Packed in a constant tensor's layout (cpu_constant_tensor.h), which `holder` keeps alive: as
+  // on arrival, the tensor's fill put the bytes there.
+  void resolveShared(std::byte* packedBytes, std::shared_ptr<const void> holder);
   void resolveIdentity();
   // `once`: a classic constant, whose bytes never change (packed at the first pack()).
   void resolveReordered(bool once);
@@ -54,6 +57,7 @@ class PackedConstant {
   backend::GaugeCharge charge_;
   Mode mode_ = Mode::Unresolved;
   std::shared_ptr<PackedConstant> source_;  // CopyOf
+  std::shared_ptr<const void> holder_;       // a constant tensor's layout
   bool once_ = false;
   bool packedOnce_ = false;
 };
