@@ -198,6 +198,37 @@ TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {
   EXPECT_EQ(plan.steps[0].types, "matmul");
 }
 
+TEST(CpuPlan, AttentionHeadsOfABatchOfOneAreViewsOnBrgemm) {
+  // Q [1, 8, 32] split into 4 heads as [1, 4, 8, 8] (oneDNN's acbd) times K's heads transposed
+  // (adbc): oneDNN 2.6 matches those layouts on every stride, the batch's of 1 too (256, not 32),
+  // and runs the product on brgemm, as it runs the plain one.
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  auto heads = [&](const char* name, std::vector<uint32_t> permutation) {
+    return b.transpose(b.reshape(b.input(name, {F32, {1, 8, 32}}), {1, 8, 4, 8}),
+                       {.permutation = std::move(permutation)});
+  };
+  MLOperand scores = b.matmul(heads("q", {0, 2, 1, 3}), heads("k", {0, 2, 3, 1}));
+  MLGraph graph = b.build({{"y", scores}});
+  MLGraphBuilder plainBuilder(context);
+  MLGraph plainGraph = plainBuilder.build(
+      {{"y", plainBuilder.matmul(plainBuilder.input("q", {F32, {1, 4, 8, 8}}),
+                                 plainBuilder.input("k", {F32, {1, 4, 8, 8}}))}});
+  const std::string& plainImplementation = planOf(plainGraph).steps.at(0).implementation;
+  if (plainImplementation.rfind("brg", 0) != 0) {
+    GTEST_SKIP() << "no brgemm matmul here: " << plainImplementation;
+  }
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  for (graph::OpType type : {graph::OpType::Reshape, graph::OpType::Transpose}) {
+    for (uint32_t operation : operationsOf(ir, type)) {
+      EXPECT_EQ(plan.operations[operation].kind, Kind::View) << plan.operations[operation].notFused;
+    }
+  }
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].implementation, plainImplementation);
+}
+
 TEST(CpuPlan, AViewOnWhichTheMatmulWouldLeaveBrgemmRunsAndSaysWhy) {
   // [2, 6, 10] written as [6, 2, 10] (strides 10, 20, 1): oneDNN 2.6 runs that on its gemm-based
   // matmul, JIT-compiled at the first dispatch, where the plain product runs on brgemm. The
