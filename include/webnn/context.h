@@ -27,6 +27,12 @@ struct MLContextOptions {
   uint32_t numThreads = 0;
   // Extension: time every operation of every dispatch (MLGraph::profile; `webnn run --profile`).
   bool profiling = false;
+  // Extension: the most bytes of weights a backend keeps in memory of its own (0: no limit).
+  // Beyond it, the largest float32 weights stay in the file's layout, read by their ops as they are
+  // stored, so that loadConstants with LoadOptions::allowMapping leaves them file-backed: the
+  // system drops their pages under memory pressure and reads them again when an op needs them (a
+  // model larger than memory runs, slower). The cpu backend follows it; others ignore it.
+  uint64_t constantMemoryBudget = 0;
 };
 
 // Where the context's memory goes (bytes). Constants: final storage of every constant of live

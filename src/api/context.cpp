@@ -31,7 +31,8 @@ MLContext createContext(const MLContextOptions& options) {
   state->backend =
       backend::createBackend(options.backend, {.numThreads = options.numThreads,
                                                .powerPreference = options.powerPreference,
-                                               .profiling = options.profiling});
+                                               .profiling = options.profiling,
+                                               .constantMemoryBudget = options.constantMemoryBudget});
   state->limits =
       graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));

@@ -44,6 +44,7 @@ struct RunOptions {
   std::string outputDir = ".";
   std::string saveInputs;
   std::string maxTensorBytes, maxFoldedBytes, maxWeightBytes;  // empty: the default
+  std::string memoryBudget;  // bytes of weights kept in memory of the backend's own (empty: all)
   bool json = false;
   bool profile = false;
   bool strict = false;      // a fallback step is an error
@@ -273,6 +274,7 @@ int run(const RunOptions& o) {
   contextOptions.backend = o.backend;
   contextOptions.numThreads = o.threads;
   contextOptions.profiling = o.profile;
+  setLimit(contextOptions.constantMemoryBudget, o.memoryBudget, "--memory-budget");
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
 
@@ -325,6 +327,8 @@ int run(const RunOptions& o) {
   LoadOptions loadOptions;
   loadOptions.maxTensorBytes = importOptions.maxTensorBytes;
   loadOptions.maxTotalBytes = importOptions.maxWeightBytes;
+  // Under a memory budget the weights kept as stored stay file-backed (memory maps).
+  loadOptions.allowMapping = contextOptions.constantMemoryBudget > 0;
   tools::Progress progress("loading weights", stderr, terminal);
   loadOptions.progress = [&progress](uint64_t done, uint64_t total) {
     progress.update(done, total);
@@ -630,6 +634,11 @@ WEBNN_COMMAND("run", registerRunCommand,
                  "Memory for values folded at import, all together (default 256 MiB)");
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
+  app.add_option("--memory-budget", o->memoryBudget,
+                 "BYTES: the most weight bytes the backend keeps in memory of its own; the largest "
+                 "float32 weights beyond it are read as stored from a memory map of the file, which "
+                 "the system drops and reads again under memory pressure (a model larger than "
+                 "memory runs, slower)");
   app.add_flag("--profile", o->profile,
                "Time every step of every dispatch; print a per-op table (type, count, ms, share, "
                "implementation)");

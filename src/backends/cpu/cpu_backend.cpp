@@ -34,7 +34,7 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
         widened_(widenFloat16(std::move(ir))),
         engine_(dnnl::engine::kind::cpu, 0),
         constants_(*widened_.ir, engine_, memory, options.numThreads, widened_.arrivesAsFloat16,
-                   std::move(tensors)),
+                   std::move(tensors), options.constantMemoryBudget),
         executable_(compile(widened_.ir, std::move(memory), options)) {
     // Every op is compiled (the ones dropped along the way released their packing requests): the
     // constants' slots can be placed. Classic constants are packed when the slots are placed; the

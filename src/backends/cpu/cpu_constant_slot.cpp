@@ -144,7 +144,8 @@ constexpr uint64_t kChunkBytes = 1ull << 20;
 CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
                            std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
                            std::vector<bool> arrivesAsFloat16,
-                           std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors)
+                           std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors,
+                           uint64_t memoryBudget)
     : ir_(ir),
       engine_(engine),
       memory_(std::move(memory)),
@@ -153,7 +154,31 @@ CpuConstants::CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
       arrivesAsFloat16_(std::move(arrivesAsFloat16)),
       keepsFloat16_(float16FiltersKept(ir, arrivesAsFloat16_)),
       tensors_(std::move(tensors)) {
+  fileBacked_ = fileBackedUnderBudget(memoryBudget);
   chunkBytes_ = kChunkBytes;
+}
+
+std::vector<bool> CpuConstants::fileBackedUnderBudget(uint64_t budget) const {
+  if (budget == 0) return {};
+  std::vector<bool> fileBacked(ir_.operands.size(), false);
+  uint64_t total = 0;
+  std::vector<std::pair<uint64_t, graph::OperandId>> candidates;
+  for (const auto& operand : ir_.operands) {
+    if (operand->kind != graph::OperandKind::HollowConstant || !ir_.isUsed(operand->id)) continue;
+    const uint64_t bytes = operand->descriptor.byteLength();
+    total += bytes;
+    if (operand->descriptor.dataType == MLOperandDataType::Float32 &&
+        !arrivesAsFloat16(operand->id) && !tensors_.contains(operand->id)) {
+      candidates.emplace_back(bytes, operand->id);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  for (const auto& [bytes, id] : candidates) {
+    if (total <= budget) break;
+    fileBacked[id] = true;
+    total -= bytes;
+  }
+  return fileBacked;
 }
 
 std::shared_ptr<PackedConstant> CpuConstants::request(graph::OperandId id,
@@ -414,7 +439,7 @@ std::vector<std::string> CpuConstants::describe() const {
       line +=
           "plain, widened from float16 (" + std::to_string(widened_[id]->packedBytes()) + " bytes)";
     } else {
-      line += "plain";
+      line += fileBacked(id) ? "plain, read as stored (file-backed under the memory budget)" : "plain";
     }
     lines.push_back(line);
   }
@@ -426,7 +451,13 @@ std::vector<std::string> CpuConstants::describe() const {
 namespace webnn::cpu {
 
 dnnl::memory::desc OpCompileContext::weightsLayout(graph::OperandId id,
-                                                   const dnnl::memory::desc& any) const {
+                                                   const dnnl::memory::desc& any,
+                                                   const dnnl::memory::desc* plain) const {
+  // A constant kept in the file's layout (the memory budget): the primitive reads it as stored.
+  if (plain && constants && constants->fileBacked(id) && plain->dims() == any.dims() &&
+      plain->data_type() == any.data_type()) {
+    return *plain;
+  }
   if (!constants || !shareConstants || !forceSharedLayouts) return any;
   auto layout = constants->placedLayout(id);
   if (!layout || layout->dims() != any.dims()) return any;

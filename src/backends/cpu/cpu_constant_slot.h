@@ -117,7 +117,13 @@ class CpuConstants {
   CpuConstants(const graph::GraphIR& ir, const dnnl::engine& engine,
                std::shared_ptr<backend::MemoryAccount> memory, uint32_t numThreads,
                std::vector<bool> arrivesAsFloat16 = {},
-               std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors = {});
+               std::map<graph::OperandId, std::shared_ptr<CpuConstantTensor>> tensors = {},
+               uint64_t memoryBudget = 0);
+
+  // Whether hollow constant `id` stays in the file's layout (MLContextOptions::
+  // constantMemoryBudget): its ops read it as stored, from a plain slot that may adopt a memory
+  // map of the file (fileBackedUnderBudget chooses them).
+  bool fileBacked(graph::OperandId id) const { return id < fileBacked_.size() && fileBacked_[id]; }
 
   // An op keeps constant `id` (classic or hollow) in `packed` (OpCompileContext::packedConstant).
   std::shared_ptr<PackedConstant> request(graph::OperandId id, const dnnl::memory::desc& plain,
@@ -168,6 +174,11 @@ class CpuConstants {
   std::vector<std::string> describe() const;
 
  private:
+  // MLContextOptions::constantMemoryBudget: while the graph's hollow constants would take more
+  // than `budget` bytes, the largest float32 one (not float16, not a constant tensor's) stays in
+  // the file's layout. Empty when there is no budget.
+  std::vector<bool> fileBackedUnderBudget(uint64_t budget) const;
+
   struct Request {
     graph::OperandId id;
     std::weak_ptr<PackedConstant> constant;
@@ -183,6 +194,7 @@ class CpuConstants {
   std::vector<std::unique_ptr<backend::ConstantSlot>> slots_;  // per operand; null unless hollow
   std::vector<bool> arrivesAsFloat16_;
   std::vector<bool> keepsFloat16_;
+  std::vector<bool> fileBacked_;
   std::vector<PackingSlot*> packing_;  // per operand; null unless packing
   std::vector<PackingSlot*> widened_;  // per operand: the plain float32 slot of a float16 one
   std::vector<reference::ReferenceConstantSlot*> plain_;  // per operand; null unless plain

@@ -163,7 +163,10 @@ struct OpCompileContext {
   // a step again (shareConstants), the layout the step's op keeps it in (as float32 elements,
   // whatever its packed elements are), so that the new op reads the same packed bytes; else
   // `any`.
-  dnnl::memory::desc weightsLayout(graph::OperandId id, const dnnl::memory::desc& any) const;
+  // `plain` (the constant's bytes as stored, in the primitive's dims): asked for instead when the
+  // constant stays in the file's layout (CpuConstants::fileBacked).
+  dnnl::memory::desc weightsLayout(graph::OperandId id, const dnnl::memory::desc& any,
+                                   const dnnl::memory::desc* plain = nullptr) const;
   // Likewise for the blocked layout the step writes `output` in: the one the step's op chose.
   dnnl::memory::desc outputLayoutOr(graph::OperandId output, const dnnl::memory::desc& any) const {
     const dnnl::memory::desc* chosen = shareConstants ? storedLayoutOf(output) : nullptr;

@@ -102,7 +102,8 @@ class ConvolutionOp final : public CpuOp {
     }
     plainWeightsDesc_ = memory::desc(weightsDims, memory::data_type::f32, weightsStrides);
     const memory::desc anyWeightsDesc =
-        context.weightsLayout(filter_, memory::desc(weightsDims, memory::data_type::f32, Tag::any));
+        context.weightsLayout(filter_, memory::desc(weightsDims, memory::data_type::f32, Tag::any),
+                              &plainWeightsDesc_);
 
     const memory::dims convolutionStrides{attributes.strides[0], attributes.strides[1]};
     const memory::dims dilations{attributes.dilations[0] - 1, attributes.dilations[1] - 1};

@@ -46,8 +46,10 @@ class MatmulOp final : public CpuOp {
         cDesc_(cDesc) {
     const bool packB = context.isConstant(operands.b);
     const memory::desc weightsDesc =
-        packB ? context.weightsLayout(operands.b, memory::desc(bDesc.dims(), memory::data_type::f32,
-                                                               memory::format_tag::any))
+        packB ? context.weightsLayout(operands.b,
+                                      memory::desc(bDesc.dims(), memory::data_type::f32,
+                                                   memory::format_tag::any),
+                                      &bDesc)
               : bDesc;
     const dnnl::matmul::desc desc(aDesc, weightsDesc, outputDesc);
     dnnl::primitive_attr withFusion = attributes;
