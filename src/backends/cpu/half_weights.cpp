@@ -16,6 +16,22 @@ dnnl::memory::desc withHalfElements(const dnnl::memory::desc& desc) {
   return dnnl::memory::desc(half);
 }
 
+uint64_t paddedFilterElements(uint64_t elements, uint64_t inputChannels, uint64_t outputChannels,
+                              uint64_t groups) {
+  auto roundUp = [](uint64_t value, uint64_t block) { return (value + block - 1) / block * block; };
+  if (groups == 0 || inputChannels % groups != 0 || outputChannels % groups != 0) return elements;
+  const uint64_t perGroupIn = inputChannels / groups, perGroupOut = outputChannels / groups;
+  if (perGroupIn == 0 || perGroupOut == 0 || elements % (groups * perGroupIn * perGroupOut) != 0) {
+    return elements;
+  }
+  const uint64_t kernel = elements / (groups * perGroupIn * perGroupOut);
+  if (perGroupIn == 1 && perGroupOut == 1) {  // depthwise: the groups are blocked
+    return std::max(elements, roundUp(groups, kHalfFilterOuterBlock) * kernel);
+  }
+  return std::max(elements, groups * roundUp(perGroupOut, kHalfFilterOuterBlock) *
+                                roundUp(perGroupIn, kHalfFilterInnerBlock) * kernel);
+}
+
 std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
                                      const std::vector<bool>& arrivesAsFloat16) {
   std::vector<bool> kept(ir.operands.size(), false);
@@ -27,27 +43,26 @@ std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
   for (const auto& operand : ir.operands) {
     if (arrivesHalf(operand->id)) halfBytes += operand->descriptor.elementCount() * 2;
   }
-  // Each candidate filter with the number of times a dispatch uses each of its weights: the
-  // output pixels of a convolution, the input pixels of a transposed one.
+  // Each candidate filter with the float16 bytes it takes packed (channels padded to blocks).
   struct Candidate {
     graph::OperandId filter;
-    uint64_t reuse, bytes;
+    uint64_t bytes;
   };
   std::vector<Candidate> candidates;
-  auto pixels = [&](graph::OperandId activation, MLInputOperandLayout layout) -> uint64_t {
+  auto channels = [&](graph::OperandId activation, MLInputOperandLayout layout) -> uint64_t {
     const auto& shape = ir.descriptor(activation).shape;
     if (shape.size() != 4) return 0;
-    const uint64_t channels = layout == MLInputOperandLayout::Nchw ? shape[1] : shape[3];
-    return channels ? ir.descriptor(activation).elementCount() / channels : 0;
+    return layout == MLInputOperandLayout::Nchw ? shape[1] : shape[3];
   };
   for (const auto& operation : ir.operations) {
-    uint64_t reuse = 0;
+    uint32_t groups = 0;
+    MLInputOperandLayout layout{};
     if (operation.type == graph::OpType::Conv2d) {
-      reuse = pixels(operation.outputs.at(0),
-                     operation.attributesAs<graph::Conv2dAttributes>().inputLayout);
+      const auto& attributes = operation.attributesAs<graph::Conv2dAttributes>();
+      groups = attributes.groups, layout = attributes.inputLayout;
     } else if (operation.type == graph::OpType::ConvTranspose2d) {
-      reuse = pixels(operation.inputs.at(0),
-                     operation.attributesAs<graph::ConvTranspose2dAttributes>().inputLayout);
+      const auto& attributes = operation.attributesAs<graph::ConvTranspose2dAttributes>();
+      groups = attributes.groups, layout = attributes.inputLayout;
     } else {
       continue;
     }
@@ -58,15 +73,19 @@ std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
         std::count(inputs.begin(), inputs.end(), filter) != 1) {
       continue;
     }
-    candidates.push_back({filter, reuse, ir.descriptor(filter).elementCount() * 2});
+    const uint64_t elements = ir.descriptor(filter).elementCount();
+    const uint64_t padded = paddedFilterElements(elements, channels(operation.inputs.at(0), layout),
+                                                 channels(operation.outputs.at(0), layout), groups);
+    candidates.push_back({filter, padded * 2});
     kept[filter] = true;
   }
+  // Smallest first: the fixed price of a widening is paid once per filter.
   std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.reuse < b.reuse; });
-  uint64_t budget = (1ull << 20) + halfBytes / 20;
+                   [](const Candidate& a, const Candidate& b) { return a.bytes < b.bytes; });
+  uint64_t budget = kHalfFiltersWidenedBytes + halfBytes / 20;
   for (const Candidate& candidate : candidates) {
-    if (candidate.reuse >= kHalfFilterMinReuse || candidate.bytes > budget) break;
-    budget -= candidate.bytes;  // its widened copy is twice its float16 bytes
+    if (candidate.bytes > budget) break;
+    budget -= candidate.bytes;  // its widened copy takes twice its float16 bytes
     kept[candidate.filter] = false;
   }
   return kept;
@@ -100,7 +119,12 @@ dnnl::memory HalfPackedWeights::widen(const dnnl::engine& engine, std::byte* wor
   const uint64_t pieces = (count + kPiece - 1) / kPiece;
   const int threads = static_cast<int>(
       std::min<uint64_t>(pieces, std::min(omp_get_max_threads(), omp_get_thread_limit())));
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+  // One piece: no OpenMP region (a serialized one still allocates a team, at every call).
+  if (threads <= 1) {
+    convertHalfToFloat(from, to, count);
+    return widened;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static)
   for (uint64_t piece = 0; piece < pieces; ++piece) {
     const uint64_t first = piece * kPiece;
     convertHalfToFloat(from + first, to + first, std::min(kPiece, count - first));

@@ -44,15 +44,27 @@ class HalfPackedWeights {
 };
 
 // Which float16 filters of `ir` stay 16-bit (per operand; `arrivesAsFloat16` as CpuConstants
-// takes it). Widening a filter at every dispatch costs one pass over it, nothing beside a
-// convolution that uses each weight hundreds of times, but as much as the convolution itself when
-// each weight is used a few times (a squeeze-and-excitation block's 1x1 convolutions on a 1x1
-// image). So the filters used fewer than kHalfFilterMinReuse times per dispatch are widened once,
-// on arrival, fewest uses first, while the bytes that adds stay within 1 MiB + 5% of the graph's
-// float16 weights; every other float16 filter stays 16-bit.
-constexpr uint64_t kHalfFilterMinReuse = 256;
+// takes it). Widening a filter at every dispatch costs a fixed price per filter (the call, the
+// oneDNN memory object the primitive reads it through) plus one pass over its bytes; PaddleOCR
+// cls, 1.1 ms of 53 small convolutions, lost 5% of its time to it. So filters are widened once,
+// on arrival, smallest first (the most fixed prices per byte), while the bytes that adds (a
+// widened filter takes twice its float16 bytes) stay within kHalfFiltersWidenedBytes + 5% of the
+// graph's float16 weights: a graph whose filters fit in that budget (cls: 0.24 MiB) keeps none
+// 16-bit and runs as its float32 form does; a larger one keeps its largest filters 16-bit (their
+// widening is mostly the pass over the bytes), and its weights stay within 1.05 x its float16
+// weights + kHalfFiltersWidenedBytes, a constant. How often a dispatch uses a filter's weights
+// does not matter: widening costs the same absolute time whatever the convolution costs.
+// A filter's bytes are counted as packed, with its channels padded as far as oneDNN's blocked
+// float32 layouts pad them on AVX-512 (output channels, or a depthwise filter's groups, to 64;
+// input channels to 16): the budget holds whatever layout a primitive picks.
+constexpr uint64_t kHalfFiltersWidenedBytes = 1ull << 20;
+constexpr uint64_t kHalfFilterOuterBlock = 64, kHalfFilterInnerBlock = 16;
 std::vector<bool> float16FiltersKept(const graph::GraphIR& ir,
                                      const std::vector<bool>& arrivesAsFloat16);
+// The elements of a filter of `elements` weights with its channels padded to those blocks;
+// `elements` when the channels do not divide it.
+uint64_t paddedFilterElements(uint64_t elements, uint64_t inputChannels, uint64_t outputChannels,
+                              uint64_t groups);
 
 // `desc` with float16 elements in the same layout (dims, blocking, padding).
 dnnl::memory::desc withHalfElements(const dnnl::memory::desc& desc);
