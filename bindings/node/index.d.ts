@@ -1,6 +1,7 @@
 // TypeScript declarations of webnn-cpp: the W3C WebNN API (https://www.w3.org/TR/webnn/) with the
 // weightless proposal (hollow constants, MLGraph.pendingConstants / setConstantData /
-// writeConstantData / loadConstants) and the extensions named below.
+// writeConstantData / loadConstants; hollow constant tensors, MLContext.writeConstantTensor /
+// loadConstants) and the extensions named below.
 
 export type MLOperandDataType =
   | 'float32' | 'float16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'int8' | 'uint8' | 'int4' | 'uint4';
@@ -71,6 +72,20 @@ export declare class MLContext {
   writeTensor(tensor: MLTensor, data: AllowSharedBufferSource): void;
   readTensor(tensor: MLTensor): Promise<ArrayBuffer>;
   readTensor(tensor: MLTensor, outputData: AllowSharedBufferSource): Promise<undefined>;
+  /** A constant tensor, `inputData` copied now: one copy that several graphs read
+   * (MLGraphBuilder.constant(tensor)). */
+  createConstantTensor(descriptor: MLOperandDescriptor, inputData: AllowSharedBufferSource): Promise<MLTensor>;
+  /** Extension: a hollow constant tensor, descriptor and label only, filled once later by
+   * writeConstantTensor or loadConstants (before or after the graphs that read it are built). */
+  createConstantTensor(descriptor: MLOperandDescriptor, options?: MLConstantOptions): Promise<MLTensor>;
+  /** Extension: a chunk of a hollow constant tensor's bytes at `byteOffset`, copied now; chunks in
+   * any order. A complete tensor never changes (InvalidStateError). */
+  writeConstantTensor(tensor: MLTensor, byteOffset: number | bigint, data: AllowSharedBufferSource): void;
+  /** Extension: streams every one of `tensors` not yet complete by label from a safetensors, GGUF
+   * or WebNN weights file, natively and off the main thread. */
+  loadConstants(tensors: readonly MLTensor[], path: string, options?: LoadConstantsOptions): Promise<void>;
+  /** Throws InvalidStateError while the graph has pending constants or reads a constant tensor not
+   * filled yet (naming them). */
   dispatch(graph: MLGraph, inputs: MLNamedTensors, outputs: MLNamedTensors): void;
   opSupportLimits(): MLOpSupportLimits;
   /** Extension. */
@@ -93,7 +108,12 @@ export declare class MLTensor {
   readonly readable: boolean;
   readonly writable: boolean;
   readonly exportableToGPU: boolean;
+  /** A constant tensor (MLContext.createConstantTensor): read by graphs, never bound to dispatch(). */
   readonly constant: boolean;
+  /** Extension: whether a constant tensor has every byte (false for other tensors). */
+  readonly constantComplete: boolean;
+  /** Extension: a constant tensor's label ('' for other tensors). */
+  readonly label: string;
   /** Extension. */
   readonly byteLength: number;
   destroy(): void;
@@ -184,6 +204,9 @@ export declare class MLGraphBuilder {
   /** Proposal: a hollow constant, descriptor and label only, filled after build(). */
   constant(descriptor: MLOperandDescriptor, options?: MLConstantOptions): MLOperand;
   constant(type: MLOperandDataType, value: MLNumber): MLOperand;
+  /** A constant that reads a constant tensor of the builder's context, filled or not (the same
+   * tensor twice gives the same MLOperand). */
+  constant(tensor: MLTensor): MLOperand;
   build(outputs: MLNamedOperands): Promise<MLGraph>;
 
   // The operations, written from the op schema (webnn schema --typescript --update FILE).

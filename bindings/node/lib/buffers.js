@@ -64,10 +64,18 @@ function validateBuffer(buffer, descriptor, what, { anyView = false } = {}) {
   }
 }
 
+// {dataType, shape} as the spec reads an MLOperandDescriptor (shape defaults to a scalar's).
+function normalizedDescriptor(descriptor) {
+  const shape = descriptor.shape ?? descriptor.dimensions;
+  return { dataType: descriptor.dataType, shape: shape === undefined ? [] : Array.from(shape) };
+}
+
 // What the addon reads bytes from: the buffer itself, or a Uint8Array over a SharedArrayBuffer
 // (Node-API reads views of one, not the bare buffer).
 function nativeView(buffer) {
   return isSharedArrayBuffer(buffer) ? new Uint8Array(buffer) : buffer;
 }
 
-module.exports = { viewTypes, bitsPerElement, byteLength, isBufferSource, validateBuffer, nativeView };
+module.exports = {
+  viewTypes, bitsPerElement, byteLength, isBufferSource, validateBuffer, nativeView, normalizedDescriptor,
+};

@@ -2,8 +2,8 @@
 // builds, weight loads) runs in order on the context's timeline, each step off the main thread
 // where it may take long; what the spec checks synchronously is checked before queuing.
 'use strict';
-const { slots, construct, illegalConstructor, invalidState } = require('./internal');
-const { validateBuffer, nativeView, byteLength } = require('./buffers');
+const { slots, construct, illegalConstructor, invalidState, nameRecord } = require('./internal');
+const { validateBuffer, nativeView, byteLength, isBufferSource, normalizedDescriptor } = require('./buffers');
 const { MLTensor, wrapTensor } = require('./tensor');
 
 function sameDescriptor(tensor, descriptor) {
@@ -92,6 +92,67 @@ class MLContext {
     });
   }
 
+  // The spec's createConstantTensor(descriptor, inputData): a constant tensor, `inputData` copied
+  // now; several graphs read its one copy (MLGraphBuilder.constant(tensor)). Extension:
+  // createConstantTensor(descriptor, {label}) makes it hollow, filled once later by
+  // writeConstantTensor or loadConstants, before or after the graphs that read it are built.
+  async createConstantTensor(descriptor, inputData) {
+    if (this.#isLost) throw invalidState('the MLContext is lost');
+    if (descriptor === null || typeof descriptor !== 'object') {
+      throw new TypeError('descriptor must be an MLOperandDescriptor');
+    }
+    if (isBufferSource(inputData)) {
+      validateBuffer(inputData, normalizedDescriptor(descriptor), 'inputData');
+      return wrapTensor(this.#native.createConstantTensor(descriptor, nativeView(inputData)), this);
+    }
+    if (inputData !== undefined && (inputData === null || typeof inputData !== 'object')) {
+      throw new TypeError('createConstantTensor(): the second argument must be a buffer or an MLConstantOptions');
+    }
+    const label = inputData?.label === undefined ? undefined : String(inputData.label);
+    return wrapTensor(this.#native.hollowConstantTensor(descriptor, label), this);
+  }
+
+  #checkConstantTensor(tensor, what) {
+    this.#checkTensor(tensor, what);
+    if (!tensor.constant) throw new TypeError(`${what} is not a constant tensor (createConstantTensor)`);
+  }
+
+  // Extension: a chunk of a hollow constant tensor's bytes at `byteOffset` (a Number or BigInt),
+  // copied now; chunks in any order. A complete tensor never changes (InvalidStateError).
+  writeConstantTensor(tensor, byteOffset, data) {
+    if (this.#isLost) throw invalidState('the MLContext is lost');
+    this.#checkConstantTensor(tensor, 'tensor');
+    if (!isBufferSource(data)) throw new TypeError('data must be an ArrayBuffer or an ArrayBufferView');
+    this.#native.writeConstantTensor(tensor[slots.native], byteOffset, nativeView(data));
+  }
+
+  // Extension: streams every one of `tensors` not yet complete from a weights file (safetensors,
+  // GGUF, WebNN weights) by label, natively and off the main thread; options as
+  // MLGraph.loadConstants: {names: record | Map | (label) => name, onProgress(bytesDone,
+  // bytesTotal), requireAll = true}.
+  loadConstants(tensors, path, options = {}) {
+    try {
+      if (this.#isLost) throw invalidState('the MLContext is lost');
+      if (tensors === null || typeof tensors !== 'object' || typeof tensors[Symbol.iterator] !== 'function') {
+        throw new TypeError('tensors must be a sequence of MLTensors');
+      }
+      const list = [...tensors];
+      list.forEach((tensor, i) => this.#checkConstantTensor(tensor, `tensors[${i}]`));
+      if (typeof path !== 'string') throw new TypeError('path must be a string');
+      if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+      const { onProgress, requireAll = true } = options;
+      if (onProgress !== undefined && typeof onProgress !== 'function') {
+        throw new TypeError('options.onProgress must be a function');
+      }
+      const names = nameRecord(options.names, () => list.filter((tensor) => !tensor.constantComplete));
+      const natives = list.map((tensor) => tensor[slots.native]);
+      return this.#enqueue(
+        () => this.#native.loadConstants(natives, path, names, Boolean(requireAll), onProgress));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   dispatch(graph, inputs, outputs) {
     const { MLGraph } = require('./graph');
     if (!(graph instanceof MLGraph)) throw new TypeError('graph is not an MLGraph');
@@ -111,6 +172,10 @@ class MLContext {
       for (const name of names) {
         const tensor = record[name];
         this.#checkTensor(tensor, `${what}['${name}']`);
+        if (tensor.constant) {
+          throw new TypeError(`${what}['${name}'] is a constant tensor, which only graphs read ` +
+                              '(MLGraphBuilder.constant(tensor))');
+        }
         if (!expected[name]) throw new TypeError(`the graph has no ${what.slice(0, -1)} named '${name}'`);
         if (!sameDescriptor(tensor, expected[name])) {
           throw new TypeError(`${what}['${name}'] is ${tensor.dataType} [${tensor.shape}]; the graph ` +
@@ -128,6 +193,11 @@ class MLContext {
     if (pending.length) {
       throw invalidState(`the graph has ${pending.length} constants without data: ` +
                          pending.map((c) => c.label || '(unlabelled)').join(', '));
+    }
+    const unfilled = graph[slots.constantTensors].filter((tensor) => !tensor.constantComplete);
+    if (unfilled.length) {
+      throw invalidState(`the graph reads ${unfilled.length} constant tensor(s) not filled yet: ` +
+                         unfilled.map((tensor) => `'${tensor.label}'`).join(', '));
     }
     const outputTensors = Object.values(outputs);
     this.#enqueue(() => this.#native.dispatch(graph[slots.native], nativeInputs, nativeOutputs))

@@ -2,7 +2,7 @@
 // are listed by pendingConstants() and filled after build(), each byte copied once from its
 // source into the backend's final storage.
 'use strict';
-const { slots, construct, illegalConstructor, invalidState } = require('./internal');
+const { slots, construct, illegalConstructor, invalidState, nameRecord } = require('./internal');
 const { validateBuffer, isBufferSource, nativeView } = require('./buffers');
 const { MLOperand } = require('./operand');
 
@@ -11,13 +11,15 @@ class MLGraph {
   #context;
   #constants;  // native operand key -> the MLOperand the builder returned
 
-  constructor(token, native, context, constants) {
+  constructor(token, native, context, constants, constantTensors) {
     illegalConstructor(token);
     this.#native = native;
     this.#context = context;
     this.#constants = constants;
     Object.defineProperty(this, slots.native, { value: native });
     Object.defineProperty(this, slots.context, { value: context });
+    // The constant tensors the graph reads (MLGraphBuilder.constant(tensor)), for dispatch().
+    Object.defineProperty(this, slots.constantTensors, { value: Object.freeze(constantTensors) });
     this[slots.destroyed] = false;
   }
 
@@ -97,22 +99,8 @@ class MLGraph {
   get [Symbol.toStringTag]() { return 'MLGraph'; }
 }
 
-// options.names as a plain record label -> tensor name (a function is asked for every pending
-// constant's label now, on the main thread).
-function nameRecord(names, pending) {
-  if (names === undefined) return undefined;
-  if (typeof names === 'function') {
-    const record = {};
-    for (const operand of pending()) record[operand.label] = String(names(operand.label));
-    return record;
-  }
-  if (names instanceof Map) return Object.fromEntries([...names].map(([k, v]) => [k, String(v)]));
-  if (names !== null && typeof names === 'object') return names;
-  throw new TypeError('options.names must be a record, a Map or a function');
-}
-
-function wrapGraph(native, context, constants) {
-  return new MLGraph(construct, native, context, constants);
+function wrapGraph(native, context, constants, constantTensors = []) {
+  return new MLGraph(construct, native, context, constants, constantTensors);
 }
 
 module.exports = { MLGraph, wrapGraph };

@@ -10,6 +10,7 @@ const slots = {
   enqueue: Symbol('webnn.enqueue'),
   error: Symbol('webnn.error'),
   call: Symbol('webnn.call'),
+  constantTensors: Symbol('webnn.constantTensors'),
 };
 
 // A token only this package holds: the IDL interfaces have no public constructors (except
@@ -26,4 +27,18 @@ function domException(name, message) {
 
 const invalidState = (message) => domException('InvalidStateError', message);
 
-module.exports = { slots, construct, illegalConstructor, domException, invalidState };
+// options.names of loadConstants as a plain record label -> tensor name (a function is asked for
+// the label of every constant still to load, listed by `pending`, now, on the main thread).
+function nameRecord(names, pending) {
+  if (names === undefined) return undefined;
+  if (typeof names === 'function') {
+    const record = {};
+    for (const constant of pending()) record[constant.label] = String(names(constant.label));
+    return record;
+  }
+  if (names instanceof Map) return Object.fromEntries([...names].map(([k, v]) => [k, String(v)]));
+  if (names !== null && typeof names === 'object') return names;
+  throw new TypeError('options.names must be a record, a Map or a function');
+}
+
+module.exports = { slots, construct, illegalConstructor, domException, invalidState, nameRecord };

@@ -1,4 +1,5 @@
-// MLTensor: a buffer of an MLContext, bound to graph inputs and outputs by dispatch().
+// MLTensor: a buffer of an MLContext, bound to graph inputs and outputs by dispatch(); or a constant
+// tensor, one copy of a constant that several graphs read (MLGraphBuilder.constant(tensor)).
 'use strict';
 const { slots, construct, illegalConstructor } = require('./internal');
 
@@ -20,8 +21,12 @@ class MLTensor {
   get readable() { return this.#info.readable; }
   get writable() { return this.#info.writable; }
   get exportableToGPU() { return false; }
-  get constant() { return false; }
-  // Extension: the tensor's size in bytes.
+  // A constant tensor (MLContext.createConstantTensor): read by graphs, never bound to dispatch().
+  get constant() { return this.#info.constant; }
+  // Extensions: whether a constant tensor has every byte (false for other tensors), the label a
+  // constant tensor was created with ('' for others), and the tensor's size in bytes.
+  get constantComplete() { return this.#info.constant && this[slots.native].constantComplete(); }
+  get label() { return this.#info.label; }
   get byteLength() { return this.#info.byteLength; }
 
   destroy() {

@@ -12,6 +12,7 @@ Napi::Function NativeBuilder::define(Napi::Env env) {
       {InstanceMethod<&NativeBuilder::input>("input"),
        InstanceMethod<&NativeBuilder::constant>("constant"),
        InstanceMethod<&NativeBuilder::hollowConstant>("hollowConstant"),
+       InstanceMethod<&NativeBuilder::tensorConstant>("tensorConstant"),
        InstanceMethod<&NativeBuilder::scalarConstant>("scalarConstant"),
        InstanceMethod<&NativeBuilder::op>("op"), InstanceMethod<&NativeBuilder::build>("build"),
        StaticMethod("opNames", [](const Napi::CallbackInfo& info) -> Napi::Value {
@@ -55,6 +56,14 @@ Napi::Value NativeBuilder::hollowConstant(const Napi::CallbackInfo& info) {
   if (!info[1].IsUndefined()) options.label = toDOMString(info[1]);
   return guard(env,
                [&] { return NativeOperand::wrap(env, builder_->constant(descriptor, options)); });
+}
+
+// tensorConstant(nativeTensor): a constant that reads a constant tensor of the context.
+Napi::Value NativeBuilder::tensorConstant(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const MLTensor& tensor =
+      unwrap<NativeTensor>(info[0], addonData(env).tensor, "tensor", "MLTensor").tensor();
+  return guard(env, [&] { return NativeOperand::wrap(env, builder_->constant(tensor)); });
 }
 
 // scalarConstant(type, value)

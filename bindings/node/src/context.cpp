@@ -1,6 +1,7 @@
 #include "async.h"
 #include "convert.h"
 #include "errors.h"
+#include "load_worker.h"
 #include "wrappers.h"
 
 namespace webnn::node {
@@ -47,6 +48,10 @@ Napi::Function NativeContext::define(Napi::Env env) {
                      {InstanceMethod<&NativeContext::createTensor>("createTensor"),
                       InstanceMethod<&NativeContext::writeTensor>("writeTensor"),
                       InstanceMethod<&NativeContext::readTensor>("readTensor"),
+                      InstanceMethod<&NativeContext::createConstantTensor>("createConstantTensor"),
+                      InstanceMethod<&NativeContext::hollowConstantTensor>("hollowConstantTensor"),
+                      InstanceMethod<&NativeContext::writeConstantTensor>("writeConstantTensor"),
+                      InstanceMethod<&NativeContext::loadConstants>("loadConstants"),
                       InstanceMethod<&NativeContext::dispatch>("dispatch"),
                       InstanceMethod<&NativeContext::opSupportLimits>("opSupportLimits"),
                       InstanceMethod<&NativeContext::memoryStats>("memoryStats"),
@@ -97,6 +102,56 @@ Napi::Value NativeContext::readTensor(const Napi::CallbackInfo& info) {
   return PromiseWorker::start(
       env, [context, tensor, destination]() mutable { context.readTensor(tensor, destination); },
       nullptr, {info[1]});
+}
+
+// createConstantTensor(descriptor, bytes): a constant tensor, its bytes copied now.
+Napi::Value NativeContext::createConstantTensor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const MLOperandDescriptor descriptor = toOperandDescriptor(info[0], "descriptor");
+  const std::span<const std::byte> bytes = bufferBytes(info[1], "inputData");
+  return guard(env, [&] {
+    return NativeTensor::wrap(env, context_.createConstantTensor(descriptor, bytes));
+  });
+}
+
+// hollowConstantTensor(descriptor, label): a constant tensor without bytes, filled later.
+Napi::Value NativeContext::hollowConstantTensor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const MLOperandDescriptor descriptor = toOperandDescriptor(info[0], "descriptor");
+  MLConstantOptions options;
+  if (!info[1].IsUndefined()) options.label = toDOMString(info[1]);
+  return guard(env, [&] {
+    return NativeTensor::wrap(env, context_.createConstantTensor(descriptor, options));
+  });
+}
+
+// writeConstantTensor(tensor, byteOffset, bytes): copies now.
+void NativeContext::writeConstantTensor(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const MLTensor& tensor =
+      unwrap<NativeTensor>(info[0], addonData(env).tensor, "tensor", "MLTensor").tensor();
+  const uint64_t offset = toByteOffset(info[1], "byteOffset");
+  const std::span<const std::byte> bytes = bufferBytes(info[2], "data");
+  guard(env, [&] { context_.writeConstantTensor(tensor, offset, bytes); });
+}
+
+// loadConstants([tensor], path, names, requireAll, onProgress) -> Promise<undefined>, the tensors
+// read from the file off the main thread.
+Napi::Value NativeContext::loadConstants(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) throwTypeError(env, "tensors must be an array of MLTensors");
+  const Napi::Array array = info[0].As<Napi::Array>();
+  std::vector<MLTensor> tensors;
+  for (uint32_t i = 0; i < array.Length(); ++i) {
+    tensors.push_back(unwrap<NativeTensor>(array.Get(i), addonData(env).tensor,
+                                           "tensors[" + std::to_string(i) + "]", "MLTensor")
+                          .tensor());
+  }
+  MLContext context = context_;
+  return startLoad(
+      info, 1, [context, tensors](const WeightSource& source, const LoadOptions& options) mutable {
+        context.loadConstants(tensors, source, options);
+      });
 }
 
 // dispatch(graph, inputs, outputs) -> Promise<undefined>, run off the main thread.

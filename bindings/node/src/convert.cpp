@@ -65,6 +65,21 @@ double toDouble(const Napi::Value& value, const std::string& what, bool restrict
   return number;
 }
 
+uint64_t toByteOffset(const Napi::Value& value, const std::string& what) {
+  if (value.IsBigInt()) {
+    bool lossless = false;
+    const uint64_t offset = value.As<Napi::BigInt>().Uint64Value(&lossless);
+    if (!lossless) fail(value, what + " is out of range");
+    return offset;
+  }
+  const double offset = toDouble(value, what);
+  if (offset < 0 || offset > 9007199254740991.0 ||
+      offset != static_cast<double>(static_cast<uint64_t>(offset))) {
+    fail(value, what + " must be a non-negative integer");
+  }
+  return static_cast<uint64_t>(offset);
+}
+
 MLNumber toMLNumber(const Napi::Value& value, const std::string& what) {
   if (value.IsBigInt()) {
     // A bigint stays exact (int64/uint64 bounds and pad values beyond 2^53); one beyond 64 bits

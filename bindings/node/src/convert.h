@@ -21,6 +21,8 @@ uint32_t toU32(const Napi::Value& value, const std::string& what);
 int32_t toI32(const Napi::Value& value, const std::string& what);
 // double (finite) or, when `restricted` is false, unrestricted double.
 double toDouble(const Napi::Value& value, const std::string& what, bool restricted = true);
+// A byte offset: a BigInt of 64 bits, or a Number that is a non-negative safe integer.
+uint64_t toByteOffset(const Napi::Value& value, const std::string& what);
 // MLNumber: a BigInt or an unrestricted double.
 MLNumber toMLNumber(const Napi::Value& value, const std::string& what);
 std::vector<uint32_t> toU32List(const Napi::Value& value, const std::string& what);

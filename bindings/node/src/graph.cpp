@@ -1,12 +1,6 @@
-#include <webnn/weight_source.h>
-
-#include <map>
-#include <memory>
-#include <mutex>
-#include <utility>
-
 #include "convert.h"
 #include "errors.h"
+#include "load_worker.h"
 #include "wrappers.h"
 
 namespace webnn::node {
@@ -17,78 +11,6 @@ Napi::Array toJsOperands(Napi::Env env, const std::vector<MLOperand>& operands) 
   for (size_t i = 0; i < operands.size(); ++i) array.Set(i, NativeOperand::wrap(env, operands[i]));
   return array;
 }
-
-// loadConstants off the main thread; progress comes back as (done, total) pairs.
-class LoadWorker : public Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uint64_t>> {
- public:
-  LoadWorker(Napi::Env env, MLGraph graph, std::string path,
-             std::map<std::string, std::string> names, bool requireAll, Napi::Value onProgress)
-      : Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uint64_t>>(env, "webnn.loadConstants"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        graph_(std::move(graph)),
-        path_(std::move(path)),
-        names_(std::move(names)),
-        requireAll_(requireAll) {
-    if (onProgress.IsFunction()) onProgress_ = Napi::Persistent(onProgress.As<Napi::Function>());
-  }
-
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  void Execute(const ExecutionProgress& progress) override {
-    error_.run([&] {
-      std::unique_ptr<WeightSource> source = WeightSource::open(path_);
-      LoadOptions options;
-      options.requireAll = requireAll_;
-      if (!names_.empty()) {
-        options.nameMapping = [this](const std::string& label) {
-          auto it = names_.find(label);
-          return it == names_.end() ? label : it->second;
-        };
-      }
-      if (!onProgress_.IsEmpty()) {
-        options.progress = [&progress](uint64_t done, uint64_t total) {
-          const std::pair<uint64_t, uint64_t> step{done, total};
-          progress.Send(&step, 1);
-        };
-      }
-      graph_.loadConstants(*source, options);
-    });
-  }
-
-  void OnProgress(const std::pair<uint64_t, uint64_t>* steps, size_t count) override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    for (size_t i = 0; i < count && !onProgress_.IsEmpty(); ++i) {
-      try {
-        onProgress_.Call({Napi::Number::New(env, static_cast<double>(steps[i].first)),
-                          Napi::Number::New(env, static_cast<double>(steps[i].second))});
-      } catch (const Napi::Error& error) {
-        // A throwing callback does not stop the load; Node reports the error.
-        error.ThrowAsJavaScriptException();
-        return;
-      }
-    }
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    Napi::HandleScope scope(env);
-    if (error_.failed) {
-      deferred_.Reject(error_.value(env));
-    } else {
-      deferred_.Resolve(env.Undefined());
-    }
-  }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  MLGraph graph_;
-  std::string path_;
-  std::map<std::string, std::string> names_;
-  bool requireAll_;
-  Napi::FunctionReference onProgress_{};
-  CapturedError error_{};
-};
 
 }  // namespace
 
@@ -134,40 +56,18 @@ void NativeGraph::setConstantData(const Napi::CallbackInfo& info) {
 void NativeGraph::writeConstantData(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const MLOperand operand = toOperand(info[0], "operand");
-  double offset = 0;
-  if (info[1].IsBigInt()) {
-    bool lossless = false;
-    offset = static_cast<double>(info[1].As<Napi::BigInt>().Uint64Value(&lossless));
-    if (!lossless) throwTypeError(env, "byteOffset is out of range");
-  } else {
-    offset = toDouble(info[1], "byteOffset");
-    if (offset < 0 || offset > 9007199254740991.0 ||
-        offset != static_cast<double>(static_cast<uint64_t>(offset))) {
-      throwTypeError(env, "byteOffset must be a non-negative integer");
-    }
-  }
+  const uint64_t offset = toByteOffset(info[1], "byteOffset");
   const std::span<const std::byte> bytes = bufferBytes(info[2], "data");
-  guard(env, [&] { graph_.writeConstantData(operand, static_cast<uint64_t>(offset), bytes); });
+  guard(env, [&] { graph_.writeConstantData(operand, offset, bytes); });
 }
 
 // loadConstants(path, names, requireAll, onProgress) -> Promise<undefined>
 Napi::Value NativeGraph::loadConstants(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[0].IsString()) throwTypeError(env, "path must be a string");
-  std::map<std::string, std::string> names;
-  if (info[1].IsObject()) {
-    const Napi::Object record = info[1].As<Napi::Object>();
-    const Napi::Array keys = record.GetPropertyNames();
-    for (uint32_t i = 0; i < keys.Length(); ++i) {
-      const std::string label = keys.Get(i).ToString().Utf8Value();
-      names.emplace(label, toDOMString(record.Get(label)));
-    }
-  }
-  auto* worker = new LoadWorker(env, graph_, info[0].As<Napi::String>().Utf8Value(),
-                                std::move(names), info[2].ToBoolean().Value(), info[3]);
-  Napi::Promise promise = worker->promise();
-  worker->Queue();
-  return promise;
+  MLGraph graph = graph_;
+  return startLoad(info, 0,
+                   [graph](const WeightSource& source, const LoadOptions& options) mutable {
+                     graph.loadConstants(source, options);
+                   });
 }
 
 // {inputs: {name: descriptor}, outputs: {name: descriptor}}

@@ -7,6 +7,7 @@ namespace webnn::node {
 Napi::Function NativeTensor::define(Napi::Env env) {
   return DefineClass(env, "NativeTensor",
                      {InstanceMethod<&NativeTensor::info>("info"),
+                      InstanceMethod<&NativeTensor::constantComplete>("constantComplete"),
                       InstanceMethod<&NativeTensor::destroy>("destroy")});
 }
 
@@ -18,7 +19,7 @@ Napi::Object NativeTensor::wrap(Napi::Env env, const MLTensor& tensor) {
 
 NativeTensor::NativeTensor(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativeTensor>(info) {}
 
-// {dataType, shape, readable, writable, byteLength}
+// {dataType, shape, readable, writable, byteLength, constant, label}
 Napi::Value NativeTensor::info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guard(env, [&] {
@@ -26,8 +27,15 @@ Napi::Value NativeTensor::info(const Napi::CallbackInfo& info) {
     object.Set("readable", Napi::Boolean::New(env, tensor_.readable()));
     object.Set("writable", Napi::Boolean::New(env, tensor_.writable()));
     object.Set("byteLength", Napi::Number::New(env, static_cast<double>(tensor_.byteLength())));
+    object.Set("constant", Napi::Boolean::New(env, tensor_.constant()));
+    object.Set("label", Napi::String::New(env, tensor_.label()));
     return object;
   });
+}
+
+// Whether a constant tensor has every byte (false for other tensors).
+Napi::Value NativeTensor::constantComplete(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), tensor_.constantComplete());
 }
 
 void NativeTensor::destroy(const Napi::CallbackInfo& info) {

@@ -37,6 +37,7 @@ class NativeTensor : public Napi::ObjectWrap<NativeTensor> {
 
  private:
   Napi::Value info(const Napi::CallbackInfo& info);
+  Napi::Value constantComplete(const Napi::CallbackInfo& info);
   void destroy(const Napi::CallbackInfo& info);
   MLTensor tensor_{};
 };
@@ -70,6 +71,10 @@ class NativeContext : public Napi::ObjectWrap<NativeContext> {
   Napi::Value createTensor(const Napi::CallbackInfo& info);
   void writeTensor(const Napi::CallbackInfo& info);
   Napi::Value readTensor(const Napi::CallbackInfo& info);
+  Napi::Value createConstantTensor(const Napi::CallbackInfo& info);
+  Napi::Value hollowConstantTensor(const Napi::CallbackInfo& info);
+  void writeConstantTensor(const Napi::CallbackInfo& info);
+  Napi::Value loadConstants(const Napi::CallbackInfo& info);
   Napi::Value dispatch(const Napi::CallbackInfo& info);
   Napi::Value opSupportLimits(const Napi::CallbackInfo& info);
   Napi::Value memoryStats(const Napi::CallbackInfo& info);
@@ -88,6 +93,7 @@ class NativeBuilder : public Napi::ObjectWrap<NativeBuilder> {
   Napi::Value input(const Napi::CallbackInfo& info);
   Napi::Value constant(const Napi::CallbackInfo& info);
   Napi::Value hollowConstant(const Napi::CallbackInfo& info);
+  Napi::Value tensorConstant(const Napi::CallbackInfo& info);
   Napi::Value scalarConstant(const Napi::CallbackInfo& info);
   Napi::Value op(const Napi::CallbackInfo& info);
   Napi::Value build(const Napi::CallbackInfo& info);
