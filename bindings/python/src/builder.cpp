@@ -1,6 +1,7 @@
-// MLGraphBuilder for Python: input, constant (classic, scalar and hollow), build, and every
-// operation of the op schema (webnn/op_schema.h) under its Python name, parameters by position or
-// keyword, the options dictionary as keywords (Python or spec names) or as a trailing dict.
+// MLGraphBuilder for Python: input, constant (classic, scalar, hollow, or over a constant tensor),
+// build, and every operation of the op schema (webnn/op_schema.h) under its Python name,
+// parameters by position or keyword, the options dictionary as keywords (Python or spec names) or
+// as a trailing dict.
 #include <pybind11/stl.h>
 #include <webnn/op_schema.h>
 
@@ -228,6 +229,13 @@ void registerBuilder(py::module_& module) {
       [](PyBuilder& py_self, const py::object& first, const py::object& data,
          const py::object& label) -> MLOperand {
         MLGraphBuilder& self = *py_self.builder;
+        // constant(tensor): reads a constant tensor of the context (the spec's overload).
+        if (py::isinstance<MLTensor>(first)) {
+          if (!data.is_none() || !label.is_none()) {
+            throw py::type_error("constant(tensor) takes no data and no label");
+          }
+          return self.constant(first.cast<MLTensor>());
+        }
         // constant(type, value): a scalar.
         if (!py::isinstance<py::dict>(first) && !py::isinstance<py::array>(first)) {
           if (data.is_none()) throw py::type_error("constant(type, value): the value is missing");
@@ -259,7 +267,8 @@ void registerBuilder(py::module_& module) {
       py::arg("label") = py::none(),
       "constant(descriptor, data): classic, the bytes copied now; constant(descriptor, "
       "label=...): hollow, filled after build(); constant(array); constant(type, value): a "
-      "scalar.");
+      "scalar; constant(tensor): reads a constant tensor (MLContext.create_constant_tensor), "
+      "filled or not, one copy shared by every graph built on it.");
   builder.def(
       "build",
       [](PyBuilder& self, const std::map<std::string, MLOperand>& outputs) {

@@ -1,9 +1,10 @@
 // ml.create_context, MLContext (tensors, writes and reads with numpy or any buffer, dispatch
-// without the GIL, limits, memory) and MLTensor.
+// without the GIL, constant tensors, limits, memory) and MLTensor.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "convert.h"
+#include "weights.h"
 
 namespace webnn::python {
 namespace {
@@ -42,9 +43,19 @@ void registerContext(py::module_& module) {
       .def_property_readonly("readable", &MLTensor::readable)
       .def_property_readonly("writable", &MLTensor::writable)
       .def_property_readonly("byte_length", &MLTensor::byteLength)
+      .def_property_readonly(
+          "constant", &MLTensor::constant,
+          "A constant tensor (MLContext.create_constant_tensor), read by graphs.")
+      .def_property_readonly("constant_complete", &MLTensor::constantComplete,
+                             "Whether a constant tensor has every byte (False for other tensors).")
+      .def_property_readonly("label", &MLTensor::label,
+                             "A constant tensor's label ('' for other tensors).")
       .def("destroy", &MLTensor::destroy)
       .def("__repr__", [](const MLTensor& t) {
-        return "<MLTensor " + toString(MLOperandDescriptor{t.dataType(), t.shape()}) + ">";
+        const std::string descriptor = toString(MLOperandDescriptor{t.dataType(), t.shape()});
+        if (!t.constant()) return "<MLTensor " + descriptor + ">";
+        return "<MLTensor constant '" + t.label() + "' " + descriptor +
+               (t.constantComplete() ? "" : ", not filled") + ">";
       });
 
   py::class_<MLContext>(module, "MLContext", "The backend graphs run on; owns MLTensors.")
@@ -86,6 +97,78 @@ void registerContext(py::module_& module) {
           py::arg("tensor"), py::arg("out") = py::none(),
           "The tensor's elements as a new numpy array of its dtype and shape, or into `out` "
           "(any writable buffer of its byte length).")
+      .def(
+          "create_constant_tensor",
+          [](MLContext& self, const py::object& first, const py::object& data,
+             const py::object& label) {
+            // create_constant_tensor(array): the descriptor from the array, its bytes copied.
+            if (py::isinstance<py::array>(first)) {
+              if (!data.is_none()) {
+                throw py::type_error("create_constant_tensor(array) takes no data");
+              }
+              const py::array array = py::array::ensure(first, py::array::c_style);
+              MLOperandDescriptor descriptor;
+              descriptor.dataType =
+                  toDataType(array.dtype(), "create_constant_tensor(): the array's dtype");
+              for (py::ssize_t i = 0; i < array.ndim(); ++i) {
+                descriptor.shape.push_back(
+                    toU32(py::int_(array.shape(i)), "create_constant_tensor(): shape"));
+              }
+              py::buffer_info holder;
+              return self.createConstantTensor(
+                  descriptor, readableBytes(array, holder, "create_constant_tensor(): array"));
+            }
+            const MLOperandDescriptor descriptor =
+                toDescriptor(first, "create_constant_tensor(): descriptor");
+            if (data.is_none()) {
+              // Hollow: a descriptor and a label, filled later.
+              MLConstantOptions options;
+              if (!label.is_none()) options.label = label.cast<std::string>();
+              return self.createConstantTensor(descriptor, options);
+            }
+            py::buffer_info holder;
+            return self.createConstantTensor(
+                descriptor, readableBytes(data, holder, "create_constant_tensor(): data"));
+          },
+          py::arg("descriptor"), py::arg("data") = py::none(), py::kw_only(),
+          py::arg("label") = py::none(),
+          "A constant tensor: one copy of a constant that several graphs read "
+          "(MLGraphBuilder.constant(tensor)). create_constant_tensor(descriptor, data) or "
+          "(array): the bytes copied now; create_constant_tensor(descriptor, label=...): hollow, "
+          "filled once later by write_constant_tensor or load_constants, before or after the "
+          "graphs that read it are built.")
+      .def(
+          "write_constant_tensor",
+          [](MLContext& self, const MLTensor& tensor, uint64_t byteOffset, const py::handle& data) {
+            py::buffer_info holder;
+            const auto bytes = readableBytes(data, holder, "write_constant_tensor(): data");
+            py::gil_scoped_release release;
+            self.writeConstantTensor(tensor, byteOffset, bytes);
+          },
+          py::arg("tensor"), py::arg("byte_offset"), py::arg("data"),
+          "A chunk of a hollow constant tensor's bytes at `byte_offset`, from any buffer; chunks "
+          "in any order. A complete tensor never changes (InvalidStateError).")
+      .def(
+          "load_constants",
+          [](MLContext& self, const std::vector<MLTensor>& tensors, const py::object& source,
+             const py::object& names, const py::object& onProgress, bool requireAll,
+             uint32_t threads) {
+            std::vector<std::string> labels;
+            for (const MLTensor& tensor : tensors) {
+              if (!tensor.constantComplete()) labels.push_back(tensor.label());
+            }
+            MLContext context = self;
+            loadConstantsFrom(source, names, onProgress, requireAll, threads, labels,
+                              [&](const WeightSource& weights, const LoadOptions& options) {
+                                context.loadConstants(tensors, weights, options);
+                              });
+          },
+          py::arg("tensors"), py::arg("source"), py::kw_only(), py::arg("names") = py::none(),
+          py::arg("on_progress") = py::none(), py::arg("require_all") = true,
+          py::arg("threads") = 0,
+          "Streams every one of `tensors` not yet complete by label from `source` (a "
+          "safetensors, GGUF or WebNN weights path, or a WeightSource), without the GIL; the "
+          "options as MLGraph.load_constants.")
       .def(
           "dispatch",
           [](MLContext& self, const PyGraph& graph, const py::dict& inputs,

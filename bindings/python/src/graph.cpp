@@ -4,9 +4,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
-#include <exception>
 #include <map>
-#include <mutex>
 
 #include "bindings.h"
 #include "convert.h"
@@ -23,53 +21,16 @@ py::dict descriptors(const std::map<std::string, MLOperandDescriptor>& map) {
 
 void loadConstants(PyGraph& self, const py::object& source, const py::object& names,
                    const py::object& onProgress, bool requireAll, uint32_t threads) {
-  std::shared_ptr<WeightSource> weights = weightSourceOf(source, "load_constants()");
-  LoadOptions options;
-  options.requireAll = requireAll;
-  options.threads = threads;
-  // Names are resolved now, with the GIL: a dict, or a function of the label.
+  std::vector<std::string> labels;
   if (!names.is_none()) {
-    std::map<std::string, std::string> mapping;
-    const bool callable = PyCallable_Check(names.ptr());
-    if (!callable && !py::isinstance<py::dict>(names)) {
-      throw py::type_error("load_constants(): names must be a dict or a function of the label");
-    }
-    for (const MLOperand& constant : self.graph.pendingConstants()) {
-      const std::string& label = constant.label();
-      if (callable) {
-        mapping[label] = names(label).cast<std::string>();
-      } else if (names.contains(label)) {
-        mapping[label] = names[label.c_str()].cast<std::string>();
-      }
-    }
-    options.nameMapping = [mapping = std::move(mapping)](const std::string& label) {
-      const auto it = mapping.find(label);
-      return it == mapping.end() ? label : it->second;
-    };
+    for (const MLOperand& constant : self.graph.pendingConstants())
+      labels.push_back(constant.label());
   }
-  // Progress from the loading threads, with the GIL; the first exception it raises is kept and
-  // raised once the load is over.
-  std::exception_ptr progressError;
-  std::mutex errorMutex;
-  if (!onProgress.is_none()) {
-    if (!PyCallable_Check(onProgress.ptr())) {
-      throw py::type_error("load_constants(): on_progress must be callable");
-    }
-    options.progress = [&](uint64_t done, uint64_t total) {
-      py::gil_scoped_acquire acquire;
-      try {
-        onProgress(done, total);
-      } catch (py::error_already_set&) {
-        std::lock_guard lock(errorMutex);
-        if (!progressError) progressError = std::current_exception();
-      }
-    };
-  }
-  {
-    py::gil_scoped_release release;
-    self.graph.loadConstants(*weights, options);
-  }
-  if (progressError) std::rethrow_exception(progressError);
+  MLGraph graph = self.graph;
+  loadConstantsFrom(source, names, onProgress, requireAll, threads, labels,
+                    [&graph](const WeightSource& weights, const LoadOptions& options) {
+                      graph.loadConstants(weights, options);
+                    });
 }
 
 py::dict compute(PyGraph& self, const py::dict& inputs) {
