@@ -105,14 +105,19 @@ std::unique_ptr<HalfPackedWeights> HalfPackedWeights::create(
 }
 
 dnnl::memory HalfPackedWeights::widen(const dnnl::engine& engine, std::byte* workspace) const {
+  dnnl::memory widened = workspace ? dnnl::memory(packedFloat_, engine, workspace)
+                                   : dnnl::memory(packedFloat_, engine);
+  widenInto(static_cast<std::byte*>(widened.get_data_handle()));
+  return widened;
+}
+
+void HalfPackedWeights::widenInto(std::byte* destination) const {
   if (half_->mode() != PackedConstant::Mode::OnArrival) {
     throw Error(Error::Kind::OperationError,
                 "cpu backend: a float16 filter was not packed on arrival");
   }
-  dnnl::memory widened = workspace ? dnnl::memory(packedFloat_, engine, workspace)
-                                   : dnnl::memory(packedFloat_, engine);
   const auto* from = static_cast<const uint16_t*>(half_->memory().get_data_handle());
-  auto* to = static_cast<float*>(widened.get_data_handle());
+  auto* to = reinterpret_cast<float*>(destination);
   // Every element of the padded buffer: the padding is zero in both.
   const uint64_t count = packedFloat_.get_size() / sizeof(float);
   constexpr uint64_t kPiece = 1u << 16;
@@ -122,14 +127,13 @@ dnnl::memory HalfPackedWeights::widen(const dnnl::engine& engine, std::byte* wor
   // One piece: no OpenMP region (a serialized one still allocates a team, at every call).
   if (threads <= 1) {
     convertHalfToFloat(from, to, count);
-    return widened;
+    return;
   }
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (uint64_t piece = 0; piece < pieces; ++piece) {
     const uint64_t first = piece * kPiece;
     convertHalfToFloat(from + first, to + first, std::min(kPiece, count - first));
   }
-  return widened;
 }
 
 }  // namespace webnn::cpu

@@ -35,6 +35,10 @@ class HalfPackedWeights {
   // Widens the packed float16 filter into `workspace` (null: a buffer of the memory's own) and
   // returns it as the primitive's float32 weights.
   dnnl::memory widen(const dnnl::engine& engine, std::byte* workspace) const;
+  // Widens it into `to` (workspaceBytes(), in the primitive's float32 layout), for a memory
+  // object the caller keeps.
+  void widenInto(std::byte* to) const;
+  const dnnl::memory::desc& widenedDesc() const { return packedFloat_; }
 
  private:
   HalfPackedWeights(std::shared_ptr<PackedConstant> half, dnnl::memory::desc packedFloat)
