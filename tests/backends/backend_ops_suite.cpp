@@ -1579,6 +1579,94 @@ void addQuantizationAndRecurrentCases() {
         return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
       },
       {T::Float32});
+  // What the cpu backend's int8 steps fold into oneDNN's output scales and bias (FoldedPostOps):
+  // a batchNormalization and a multiply-add by per-channel constants after the quantized
+  // convolution; after the activation a multiply-add by classic scalars (an element-wise linear
+  // post-op, the quantization's 1 / scale folded into it), as PP-LCNet's layers end.
+  add("conv2d on quantized operands, folded affine, hardSwish, affine, quantized", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.04});
+        const MLOperand zero = b.values(T::Uint8, {}, {120});
+        const MLOperand x = g.dequantizeLinear(
+            g.quantizeLinear(b.input(t, {1, 8, 9, 10}, {-5, 5}), scale, zero), scale, zero);
+        const MLOperand filter =
+            g.dequantizeLinear(b.constant(T::Int8, {16, 8, 3, 3}, {-127, 127}),
+                               b.constant(t, {16, 1, 1, 1}, {0.001, 0.02}),
+                               b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+        MLOperand y = g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .bias = b.constant(t, {16})});
+        y = g.batchNormalization(y, b.constant(t, {16}), b.constant(t, {16}, kPositive),
+                                 {.scale = b.constant(t, {16}), .bias = b.constant(t, {16})});
+        y = g.add(g.mul(y, b.constant(t, {1, 16, 1, 1}, {0.5, 2})), b.constant(t, {16, 1, 1}));
+        y = g.hardSwish(y);
+        y = g.add(g.mul(y, b.values(t, {}, {0.75})), b.values(t, {}, {-0.125}));
+        const MLOperand outScale = b.values(t, {}, {0.03});
+        const MLOperand outZero = b.values(T::Uint8, {}, {61});
+        return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
+      },
+      {T::Float32});
+  // A filter scale of 0 and a subnormal one (a pruned channel: the cpu backend's output scale
+  // becomes tiny, its bias divided by it) beside ordinary ones, with a bias.
+  add("conv2d on quantized operands, filter scales of 0 and subnormal", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.05});
+        const MLOperand zero = b.values(T::Uint8, {}, {128});
+        const MLOperand x = g.dequantizeLinear(
+            g.quantizeLinear(b.input(t, {1, 8, 6, 7}, {-5, 5}), scale, zero), scale, zero);
+        std::vector<double> scales(16, 0.01);
+        scales[3] = 0.0;
+        scales[9] = 1e-40;
+        const MLOperand filter =
+            g.dequantizeLinear(b.constant(T::Int8, {16, 8, 1, 1}, {-127, 127}),
+                               b.values(t, {16, 1, 1, 1}, scales),
+                               b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+        return g.relu(g.conv2d(x, filter, {.bias = b.constant(t, {16})}));
+      },
+      {T::Float32});
+  // A squeeze-and-excitation block's convolutions on a 1x1 image (oneDNN runs them int8 once the
+  // scales are output scales; before, only its reference int8 convolution took them).
+  add("conv2d on quantized operands, squeeze-and-excitation on a 1x1 image", O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        auto quantized = [&](const MLOperand& value, double scale, double zero) {
+          const MLOperand s = b.values(t, {}, {scale});
+          const MLOperand z = b.values(T::Uint8, {}, {zero});
+          return g.dequantizeLinear(g.quantizeLinear(value, s, z), s, z);
+        };
+        auto filter = [&](uint32_t out, uint32_t in) {
+          return g.dequantizeLinear(
+              b.constant(T::Int8, {out, in, 1, 1}, {-127, 127}),
+              b.constant(t, {out, 1, 1, 1}, {0.001, 0.02}),
+              b.values(T::Int8, {out, 1, 1, 1}, std::vector<double>(out, 0.0)));
+        };
+        const MLOperand squeezed = g.relu(g.conv2d(quantized(b.input(t, {1, 32, 1, 1}, {0, 6}),
+                                                             0.03, 0),
+                                                   filter(8, 32), {.bias = b.constant(t, {8})}));
+        return g.hardSigmoid(g.conv2d(quantized(squeezed, 0.02, 0), filter(32, 8),
+                                      {.bias = b.constant(t, {32})}),
+                             {.alpha = 1.0 / 6, .beta = 0.5});
+      },
+      {T::Float32});
+  // matmul with its bias add folded into the output scales and bias, gelu, then quantized (the
+  // 1 / scale as an appended linear post-op).
+  add(
+      "matmul on quantized operands, bias, gelu, quantized", O::Matmul,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.03});
+        const MLOperand zero = b.values(T::Uint8, {}, {120});
+        const MLOperand a = g.dequantizeLinear(
+            g.quantizeLinear(b.input(t, {2, 5, 24}, {-3, 3}), scale, zero), scale, zero);
+        const MLOperand weights = g.dequantizeLinear(
+            b.constant(T::Int8, {24, 16}, {-127, 127}), b.constant(t, {1, 16}, {0.001, 0.02}),
+            b.values(T::Int8, {1, 16}, std::vector<double>(16, 0.0)));
+        const MLOperand y = g.gelu(g.add(g.matmul(a, weights), b.constant(t, {16}, {-1, 1})));
+        const MLOperand outScale = b.values(t, {}, {0.02});
+        const MLOperand outZero = b.values(T::Uint8, {}, {17});
+        return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
+      },
+      {T::Float32}, "a");
   // matmul on block-quantized weights (4-bit LLM weights: the cpu backend's block_quantized_gemm
   // reads them as stored): matmul(A, transpose(dequantizeLinear(W [N, K], scale and zero point
   // per block of a row))), or W [N, blocks, blockSize] reshaped to [N, K] with the scale and zero

@@ -421,6 +421,79 @@ TEST(CpuQuantized, ASmallConvolutionAvoidsOneDnnsAmxImplementations) {
   EXPECT_TRUE(found);
 }
 
+// A squeeze-and-excitation layer's convolution on a 1x1 image: with the multipliers as oneDNN's
+// output scales and the chain's scalar affine folded into them, oneDNN runs it int8 (with binary
+// post-ops it offered only its reference int8 convolution there, and the step took the float
+// path).
+TEST(CpuQuantized, ASqueezeAndExcitationConvolutionOnA1x1ImageRunsInt8) {
+  auto build = [](MLContext& context) {
+    MLGraphBuilder b(context);
+    const MLOperand scale = classic<float>(b, F32, {}, {0.03f});
+    const MLOperand zero = classic<uint8_t>(b, U8, {}, {0});
+    const MLOperand x = b.dequantizeLinear(
+        b.quantizeLinear(b.input("x", {F32, {1, 96, 1, 1}}), scale, zero), scale, zero);
+    std::vector<int8_t> filter(24 * 96);
+    for (size_t i = 0; i < filter.size(); ++i)
+      filter[i] = static_cast<int8_t>(int(i * 41 % 255) - 127);
+    std::vector<float> scales(24), bias(24);
+    for (size_t o = 0; o < 24; ++o) {
+      scales[o] = 0.0005f * static_cast<float>(o + 1);
+      bias[o] = 0.1f * static_cast<float>(o) - 1.0f;
+    }
+    const MLOperand weights =
+        b.dequantizeLinear(classic<int8_t>(b, I8, {24, 96, 1, 1}, filter),
+                           classic<float>(b, F32, {24, 1, 1, 1}, scales),
+                           classic<int8_t>(b, I8, {24, 1, 1, 1}, std::vector<int8_t>(24, 0)));
+    const MLOperand y = b.conv2d(x, weights, {.bias = classic<float>(b, F32, {24}, bias)});
+    const MLOperand affine =
+        b.add(b.mul(y, classic<float>(b, F32, {}, {0.5f})), classic<float>(b, F32, {}, {0.25f}));
+    return b.build({{"y", b.relu(affine)}});
+  };
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraph graph = build(context);
+  bool found = false;
+  for (const auto& step : planOf(graph).steps) {
+    if (step.types.find("conv2d") == std::string::npos) continue;
+    found = true;
+    EXPECT_EQ(step.types, "dequantizeLinear+dequantizeLinear+conv2d+mul+add+relu");
+    EXPECT_NE(step.op->implementation().find("(int8)"), std::string::npos)
+        << step.op->implementation();
+    EXPECT_EQ(step.op->implementation().find("ref"), std::string::npos)
+        << step.op->implementation();
+  }
+  EXPECT_TRUE(found);
+  std::vector<float> x(96);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 3.0f + 3.0f * std::sin(static_cast<float>(i));
+  MLContext reference = createContext({.backend = "reference"});
+  expectNear(testing::runFloat(context, graph, {{"x", x}}, "y"),
+             testing::runFloat(reference, build(reference), {{"x", x}}, "y"));
+}
+
+// Filter scales of 0 (a pruned channel) and subnormal ones: their output scale becomes tiny, the
+// bias divided by it; the step stays int8 and gives the bias there, as the reference.
+TEST(CpuQuantized, AFilterScaleOfZeroStaysOnTheInt8Path) {
+  auto fillScales = [](QdqGraph& qdq) {
+    fill(qdq, 0);
+    std::vector<float> scales(kOutputs);
+    for (uint32_t o = 0; o < kOutputs; ++o) scales[o] = 0.002f * static_cast<float>(o + 1);
+    scales[2] = 0.0f;
+    scales[5] = 1e-41f;
+    qdq.graph.setConstantData(qdq.filterScale, testing::bytesOf(scales));
+  };
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, false);
+  fillScales(qdq);
+  for (const auto& step : planOf(qdq.graph).steps) {
+    if (step.types.find("conv2d") == std::string::npos) continue;
+    EXPECT_NE(step.op->implementation().find("(int8)"), std::string::npos)
+        << step.op->implementation();
+  }
+  MLContext reference = createContext({.backend = "reference"});
+  QdqGraph expected = buildQdq(reference, false);
+  fillScales(expected);
+  expectNear(run(context, qdq.graph), run(reference, expected.graph));
+}
+
 }  // namespace
 }  // namespace webnn
 

@@ -3,10 +3,11 @@
 // VNNI where the CPU has them). The input's zero point is oneDNN's source zero point (padding
 // stays 0 in the dequantized values, as in the graph); the filter is packed, with the
 // compensation oneDNN keeps beside it, when its bytes are in, and stays 8-bit. The int32 sums
-// become float32 through per-channel post-ops: a multiply by input scale x filter scale (a vector
-// computed when the constants are in), then the bias (dequantized once when it is a QDQ model's
-// int32 one), then the chain's post-ops, then a
-// quantizeLinear that follows into uint8 (the next layer's input) as division, rounding and
+// become float32 through oneDNN's output scales (input scale x filter scale per channel) and its
+// bias (dequantized once when it is a QDQ model's int32 one), with the chain's leading affine
+// post-ops folded into both (FoldedPostOps: oneDNN takes output scales only when the primitive is
+// made, so the primitive is made when the filter's scales are in), then the rest of the chain,
+// then a quantizeLinear that follows into uint8 (the next layer's input) as scaling, rounding and
 // zero-point post-ops on a uint8 destination.
 // oneDNN has no filter zero points: a filter whose zero point is not 0 (seen only when the
 // constants are in) runs on a float32 convolution of the dequantized values instead, made then.
@@ -17,8 +18,10 @@
 // its float32 one).
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
+#include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/ops/quantized_operands.h"
 #include "core/element.h"
@@ -79,7 +82,8 @@ class QuantizedConvolutionOp final : public CpuOp {
     paddingBegin_ = {attributes.padding[0], attributes.padding[2]};
     paddingEnd_ = {attributes.padding[1], attributes.padding[3]};
 
-    // Post-ops: x (input scale x filter scale) per channel, + bias, then the chain's.
+    // The float path's post-ops: x (input scale x filter scale) per channel, + bias, then the
+    // chain's, then a quantizeLinear's division, rounding and zero point.
     const memory::desc channelDesc({1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd);
     dnnl::post_ops own;
     own.append_binary(dnnl::algorithm::binary_mul, channelDesc);
@@ -95,40 +99,36 @@ class QuantizedConvolutionOp final : public CpuOp {
       divisionPosition_ = appendQuantizeOutput(postOps_.postOps, 4);
       dstType = DataType::u8;
     }
+    // The int8 primitive's: output scales and bias (the chain's leading affine post-ops folded
+    // in), then the rest. A bias that is not a constant cannot be folded: the compiler's
+    // unfused path then.
+    if (bias_ && !q_.bias && !context.isConstant(*bias_)) {
+      throw dnnl::error(dnnl_unimplemented, "a bias that is not a constant");
+    }
+    auto folded = FoldedPostOps::plan(context, dstDims_, 1, 4, false);
+    if (!folded) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+    folded_ = std::move(*folded);
     attributes_ = opAttributes();
-    attributes_.set_post_ops(postOps_.postOps);
+    attributes_.set_post_ops(folded_.postOps());
     if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    // Placeholder scales: the primitive is made with the real ones (prepareConstants).
+    attributes_.set_output_scales(kPerChannel,
+                                  std::vector<float>(static_cast<size_t>(outputChannels_), 1.0f));
 
-    const memory::desc anyWeights = withDataType(
+    anyWeights_ = withDataType(
         context.weightsLayout(q_.weights, memory::desc(weightsDims_, DataType::f32, Tag::any)),
         DataType::s8);
-    const memory::desc srcAny(srcDims, inputType, Tag::any);
-    const memory::desc blockedDst =
-        context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
-    primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
-        descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
-    // oneDNN 2.6's AMX int8 convolutions lose to its VNNI ones on small convolutions (their
-    // per-call tile setup): a 1x1 of 128 channels on 28x28 ran in 0.4 ms on AMX, 0.2 on VNNI;
-    // 512 channels on 14x14 (51 M multiply-adds) the same; a 3x3 of 64 channels on 56x56
-    // (116 M) 0.6 against 1.1. Below kAmxMinMultiplyAdds the step takes the first implementation
-    // that is not AMX, when there is one.
-    const auto multiplyAdds =
+    srcAny_ = memory::desc(srcDims, inputType, Tag::any);
+    dstAny_ = context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
+    multiplyAdds_ =
         static_cast<uint64_t>(dstDims_[1]) * static_cast<uint64_t>(dstDims_[2] * dstDims_[3]) *
         static_cast<uint64_t>(weightsDims_.back() * weightsDims_[weightsDims_.size() - 2]) *
         static_cast<uint64_t>(srcDims[1] / groups);
-    if (multiplyAdds < kAmxMinMultiplyAdds && isAmx(primitiveDesc_)) {
-      while (isAmx(primitiveDesc_) && primitiveDesc_.next_impl()) {
-      }
-      if (isAmx(primitiveDesc_) || implementationOf(primitiveDesc_).rfind("ref", 0) == 0) {
-        primitiveDesc_ = dnnl::convolution_forward::primitive_desc(
-            descriptorOf(srcAny, anyWeights, blockedDst), attributes_, engine_);
-      }
-    }
+    primitiveDesc_ = selectPrimitive(attributes_);
     // Only oneDNN's reference int8 convolution, or too few input channels (not a grouped one): the
     // float path, on the dequantized filter.
     floatPathPlanned_ =
         implementationOf(primitiveDesc_).rfind("ref", 0) == 0 || (groups == 1 && srcDims[1] < 4);
-    primitive_ = dnnl::convolution_forward(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
     if (floatPathPlanned_) {
@@ -158,6 +158,13 @@ class QuantizedConvolutionOp final : public CpuOp {
     if (!floatPathPlanned_) {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    } else if (context.shareConstants && context.constants) {
+      // Compiled again for one thread on the float path where the team's op runs int8 (oneDNN
+      // has only its reference int8 convolution for one thread there): the filter is read back
+      // from the team's packed one (it may have no plain copy).
+      if (const auto layout = context.constants->placedLayout(q_.weights)) {
+        packedWeights_ = context.packedConstant(q_.weights, plainWeightsDesc_, *layout);
+      }
     }
   }
 
@@ -182,9 +189,10 @@ class QuantizedConvolutionOp final : public CpuOp {
                                static_cast<double>(biasScales[perChannelScale ? c : 0]));
       }
     }
-    if (!floatPathPlanned_ && weightZeroPointsAreZero(zeroPoints, count)) {
+    if (packedWeights_) packedWeights_->pack(dataOf(tensors, q_.weights));
+    if (!floatPathPlanned_ && weightZeroPointsAreZero(zeroPoints, count) &&
+        prepareInt8(tensors)) {
       floatPath_.reset();
-      packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
     }
     if (!floatPath_) floatPath_ = createFloatPath(withDataType(dstDesc_, DataType::f32));
@@ -213,25 +221,28 @@ class QuantizedConvolutionOp final : public CpuOp {
       destination = memory(dstDesc_, engine_, dataOf(tensors, output_));
     }
     std::unordered_map<int, memory> arguments{{DNNL_ARG_DST, destination}};
-    memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
-                       multipliers_.data());
-    arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
     float outputQuantization[2] = {outputQuantization_[0], outputQuantization_[1]};
-    if (divisionPosition_ >= 0) {
-      addQuantizeOutputArguments(divisionPosition_, 4, outputQuantization, engine_, arguments);
-    }
-    if (bias_) {
-      arguments.emplace(
-          DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
-          memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
-                 q_.bias ? static_cast<void*>(biasValues_.data()) : dataOf(tensors, *bias_)));
-    }
-    addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
+      memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
+                         multipliers_.data());
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+      if (divisionPosition_ >= 0) {
+        addQuantizeOutputArguments(divisionPosition_, 4, outputQuantization, engine_, arguments);
+      }
+      if (bias_) {
+        arguments.emplace(
+            DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
+            memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
+                   q_.bias ? static_cast<void*>(biasValues_.data()) : dataOf(tensors, *bias_)));
+      }
+      addPostOpArguments(postOps_, engine_, tensors, arguments);
       runFloatPath(
           stream, tensors, std::move(arguments),
           workspace && floatPathPlanned_ ? workspace + reorderBytes_ + outputBytes_ : nullptr);
     } else {
+      if (!primitive_) throw dnnl::error(dnnl_runtime_error, "the constants are not in");
+      folded_.addArguments(engine_, tensors, arguments);
+      arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc(), engine_, int8Bias_.data()));
       memory source(inputDesc_, engine_, dataOf(tensors, q_.input));
       if (inputReorder_) {
         memory reordered =
@@ -246,7 +257,7 @@ class QuantizedConvolutionOp final : public CpuOp {
         arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
                           memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
       }
-      executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments),
+      executeWithScratchpad(*primitive_, primitiveDesc_, stream, std::move(arguments),
                             workspace ? workspace + reorderBytes_ + outputBytes_ : nullptr);
     }
     if (outputReorder_) {
@@ -265,11 +276,82 @@ class QuantizedConvolutionOp final : public CpuOp {
   }
 
  private:
+  static constexpr int kPerChannel = 1 << 1;  // output scales along the destination's channels
+
   dnnl::convolution_forward::desc descriptorOf(const memory::desc& src, const memory::desc& weights,
                                                const memory::desc& dst) const {
     return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                            dnnl::algorithm::convolution_direct, src, weights, dst,
                                            strides_, dilations_, paddingBegin_, paddingEnd_);
+  }
+  dnnl::convolution_forward::desc descriptorOf(const memory::desc& src, const memory::desc& weights,
+                                               const memory::desc& bias,
+                                               const memory::desc& dst) const {
+    return dnnl::convolution_forward::desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, weights,
+        bias, dst, strides_, dilations_, paddingBegin_, paddingEnd_);
+  }
+  memory::desc biasDesc() const { return memory::desc({outputChannels_}, DataType::f32, Tag::a); }
+
+  // The int8 convolution with `attributes`, the layouts its implementation picks.
+  dnnl::convolution_forward::primitive_desc selectPrimitive(
+      const dnnl::primitive_attr& attributes) const {
+    const auto descriptor = descriptorOf(srcAny_, anyWeights_, biasDesc(), dstAny_);
+    dnnl::convolution_forward::primitive_desc chosen(descriptor, attributes, engine_);
+    // oneDNN 2.6's AMX int8 convolutions lose to its VNNI ones on small convolutions (their
+    // per-call tile setup): a 1x1 of 128 channels on 28x28 ran in 0.4 ms on AMX, 0.2 on VNNI;
+    // 512 channels on 14x14 (51 M multiply-adds) the same; a 3x3 of 64 channels on 56x56
+    // (116 M) 0.6 against 1.1. Below kAmxMinMultiplyAdds the step takes the first implementation
+    // that is not AMX, when there is one.
+    if (multiplyAdds_ < kAmxMinMultiplyAdds && isAmx(chosen)) {
+      while (isAmx(chosen) && chosen.next_impl()) {
+      }
+      if (isAmx(chosen) || implementationOf(chosen).rfind("ref", 0) == 0) {
+        chosen = dnnl::convolution_forward::primitive_desc(descriptor, attributes, engine_);
+      }
+    }
+    return chosen;
+  }
+
+  // The int8 primitive with the filter's scales in: the output scales are the multipliers (input
+  // scale x filter scale) with the chain's leading affine post-ops folded in, the bias divided by
+  // them (oneDNN adds the bias before scaling: scalesCarry). The primitive is the one chosen at
+  // compile (same layouts, same implementation). False when it cannot be (a multiplier that is
+  // not finite, a bias that overflows, no such implementation): the float path then.
+  bool prepareInt8(const DispatchTensors& tensors) {
+    const auto channels = static_cast<size_t>(outputChannels_);
+    std::vector<float> scales = multipliers_;
+    std::vector<float> bias(channels, 0.0f);
+    if (q_.bias) {
+      bias = biasValues_;
+    } else if (bias_) {
+      const float* values = tensors[*bias_].as<float>();
+      bias.assign(values, values + channels);
+    }
+    folded_.fold(tensors, scales, bias);
+    if (!scalesCarry(scales, bias)) return false;
+    if (!primitive_ || scales != outputScales_) {
+      dnnl::primitive_attr attributes = attributes_;
+      attributes.set_output_scales(kPerChannel, scales);
+      try {
+        const auto descriptor = selectPrimitive(attributes);
+        if (implementationOf(descriptor) != implementationOf(primitiveDesc_) ||
+            descriptor.src_desc() != primitiveDesc_.src_desc() ||
+            descriptor.weights_desc() != primitiveDesc_.weights_desc() ||
+            descriptor.dst_desc() != primitiveDesc_.dst_desc() ||
+            descriptor.scratchpad_desc().get_size() > primitiveDesc_.scratchpad_desc().get_size()) {
+          return false;
+        }
+        primitive_ = dnnl::convolution_forward(descriptor);
+        primitiveDesc_ = descriptor;
+      } catch (const dnnl::error&) {
+        return false;
+      }
+      outputScales_ = std::move(scales);
+    }
+    folded_.prepare(tensors);
+    int8Bias_ = std::move(bias);
+    return true;
   }
 
   // The float path: a float32 convolution of the dequantized input and filter, with the same
@@ -398,9 +480,13 @@ class QuantizedConvolutionOp final : public CpuOp {
   memory::dims dstDims_, weightsDims_, strides_, dilations_, paddingBegin_, paddingEnd_;
   memory::desc inputDesc_, plainInputDesc_, srcDesc_, dstDesc_, plainDstDesc_, plainWeightsDesc_;
   dnnl::primitive_attr attributes_;
+  memory::desc srcAny_, anyWeights_, dstAny_;  // what the int8 primitive is chosen on
+  uint64_t multiplyAdds_ = 0;
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
-  dnnl::convolution_forward primitive_;
+  std::optional<dnnl::convolution_forward> primitive_;  // made when the filter's scales are in
+  FoldedPostOps folded_;                                // the int8 primitive's post-ops
+  std::vector<float> outputScales_, int8Bias_;          // its output scales, its bias
   std::optional<dnnl::reorder> inputReorder_, outputReorder_;
   uint64_t reorderBytes_ = 0, outputBytes_ = 0;
   bool blockedOutput_ = false;

@@ -2,15 +2,19 @@
 // [..., M, K] with one scale and zero point, B an int8 constant [K, N] with one scale or one per
 // column. A's batch runs as rows of one [rows, K] x [K, N] product on oneDNN's int8 matmul (AMX or
 // VNNI where the CPU has them), A's zero point as oneDNN's source zero point, B packed 8-bit when
-// its bytes are in; the int32 sums become float32 through a per-column multiply by A's scale x
-// B's scale (a binary post-op reading a vector computed when the constants are in), then the
-// chain's post-ops (a bias add, an activation), then a quantizeLinear that follows into uint8
-// (the next layer's input) as division, rounding and zero-point post-ops on a uint8 destination.
+// its bytes are in; the int32 sums become float32 through oneDNN's output scales (A's scale x B's
+// scale per column) and bias, with the chain's leading affine post-ops (a bias add) folded into
+// both (FoldedPostOps; the primitive is made when B's scales are in: oneDNN's int8 matmul runs
+// run-time output scales only on its slow gemm), then the rest of the chain (an activation),
+// then a quantizeLinear that follows into uint8 (the next layer's input) as scaling, rounding and
+// zero-point post-ops on a uint8 destination.
 // A B zero point other than 0 (seen only when the constants are in): a float32 matmul of the
 // dequantized values, made then; so does a matmul for which oneDNN has only its reference int8
 // implementation.
+#include <optional>
 #include <vector>
 
+#include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/ops/quantized_operands.h"
 #include "core/host_buffer.h"
@@ -43,14 +47,15 @@ class QuantizedMatmulOp final : public CpuOp {
     inputDesc_ = memory::desc({rows, depth}, inputType, Tag::ab);
     plainWeightsDesc_ = memory::desc({depth, columns_}, DataType::s8, Tag::ab);
 
-    // Post-ops: x (A's scale x B's scale) per column, then the chain's (A's batch folded into
-    // rows: their operands broadcast over all of them or none).
+    // The float path's post-ops: x (A's scale x B's scale) per column, then the chain's (A's
+    // batch folded into rows: their operands broadcast over all of them or none), then a
+    // quantizeLinear's division, rounding and zero point.
     dnnl::post_ops own;
     own.append_binary(dnnl::algorithm::binary_mul,
                       memory::desc({1, columns_}, DataType::f32, Tag::ab));
     const bool rowsFolded = aShape.size() > 2;
-    auto postOps = postOpArgumentsOf(
-        context, dimsOf(context.descriptor(context.operation.outputs[0]).shape), own, rowsFolded);
+    const memory::dims outputDims = dimsOf(context.descriptor(context.operation.outputs[0]).shape);
+    auto postOps = postOpArgumentsOf(context, outputDims, own, rowsFolded);
     if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
     postOps_ = std::move(*postOps);
     // A quantizeLinear after the chain: the step writes uint8.
@@ -62,20 +67,32 @@ class QuantizedMatmulOp final : public CpuOp {
       dstType = DataType::u8;
     }
     dstDesc_ = memory::desc({rows, columns_}, dstType, Tag::ab);
+    // The int8 primitive's: output scales and bias (the chain's leading bias add folded in), then
+    // the rest; placeholder scales until B's are in (prepareConstants).
+    auto folded = FoldedPostOps::plan(context, outputDims, outputDims.size() - 1, 2, rowsFolded);
+    if (!folded) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+    folded_ = std::move(*folded);
     attributes_ = opAttributes();
-    attributes_.set_post_ops(postOps_.postOps);
+    attributes_.set_post_ops(folded_.postOps());
     if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-    const memory::desc anyWeights = withDataType(
+    attributes_.set_output_scales(kPerColumn,
+                                  std::vector<float>(static_cast<size_t>(columns_), 1.0f));
+    anyWeights_ = withDataType(
         context.weightsLayout(q_.weights, memory::desc({depth, columns_}, DataType::f32, Tag::any)),
         DataType::s8);
     primitiveDesc_ = dnnl::matmul::primitive_desc(
-        dnnl::matmul::desc(inputDesc_, anyWeights, dstDesc_), attributes_, engine_);
+        dnnl::matmul::desc(inputDesc_, anyWeights_, biasDesc(), dstDesc_), attributes_, engine_);
     // Only oneDNN's reference int8 matmul: the float path, on the dequantized B.
     referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
-    primitive_ = dnnl::matmul(primitiveDesc_);
     if (!referenceOnly_) {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
+    } else if (context.shareConstants && context.constants) {
+      // Compiled again for one thread with only the reference int8 matmul where the team's op
+      // runs int8: B is read back from the team's packed one (it may have no plain copy).
+      if (const auto layout = context.constants->placedLayout(q_.weights)) {
+        packedWeights_ = context.packedConstant(q_.weights, plainWeightsDesc_, *layout);
+      }
     }
   }
 
@@ -85,9 +102,9 @@ class QuantizedMatmulOp final : public CpuOp {
     const size_t count = tensors[q_.weightsScale].elementCount();
     multipliersOf(inputScale_, scales, count, static_cast<size_t>(columns_), multipliers_);
     postOps_.prepare(tensors);
-    if (!referenceOnly_ && weightZeroPointsAreZero(zeroPoints, count)) {
+    if (packedWeights_) packedWeights_->pack(dataOf(tensors, q_.weights));
+    if (!referenceOnly_ && weightZeroPointsAreZero(zeroPoints, count) && prepareInt8(tensors)) {
       floatPath_.reset();
-      packedWeights_->pack(dataOf(tensors, q_.weights));
       return;
     }
     prepareFloatPath(tensors, zeroPoints, scales, count);
@@ -103,14 +120,14 @@ class QuantizedMatmulOp final : public CpuOp {
                           std::byte* workspace) override {
     std::unordered_map<int, memory> arguments{
         {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))}};
-    memory multipliers({{1, columns_}, DataType::f32, Tag::ab}, engine_, multipliers_.data());
-    arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
     float outputQuantization[2] = {outputQuantization_[0], outputQuantization_[1]};
-    if (divisionPosition_ >= 0) {
-      addQuantizeOutputArguments(divisionPosition_, 2, outputQuantization, engine_, arguments);
-    }
-    addPostOpArguments(postOps_, engine_, tensors, arguments);
     if (floatPath_) {
+      memory multipliers({{1, columns_}, DataType::f32, Tag::ab}, engine_, multipliers_.data());
+      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
+      if (divisionPosition_ >= 0) {
+        addQuantizeOutputArguments(divisionPosition_, 2, outputQuantization, engine_, arguments);
+      }
+      addPostOpArguments(postOps_, engine_, tensors, arguments);
       const uint64_t elements = inputDesc_.get_size();
       std::vector<float> input(elements);
       dequantizeInput(static_cast<const std::byte*>(dataOf(tensors, q_.input)),
@@ -133,6 +150,9 @@ class QuantizedMatmulOp final : public CpuOp {
       if (divisionPosition_ >= 0) saturateToUint8(result.data(), result.size(), destination);
       return;
     }
+    if (!primitive_) throw dnnl::error(dnnl_runtime_error, "the constants are not in");
+    folded_.addArguments(engine_, tensors, arguments);
+    arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc(), engine_, int8Bias_.data()));
     arguments.emplace(DNNL_ARG_SRC, memory(inputDesc_, engine_, dataOf(tensors, q_.input)));
     arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
     int32_t zeroPoint = inputZeroPoint_;
@@ -140,7 +160,7 @@ class QuantizedMatmulOp final : public CpuOp {
       arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
                         memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
     }
-    executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments), workspace);
+    executeWithScratchpad(*primitive_, primitiveDesc_, stream, std::move(arguments), workspace);
   }
 
   std::string implementation() const override {
@@ -149,6 +169,43 @@ class QuantizedMatmulOp final : public CpuOp {
   }
 
  private:
+  static constexpr int kPerColumn = 1 << 1;  // output scales along the destination's columns
+
+  memory::desc biasDesc() const { return memory::desc({1, columns_}, DataType::f32, Tag::ab); }
+
+  // The int8 primitive with B's scales in: the output scales are the multipliers (A's scale x B's
+  // scale) with the chain's leading affine post-ops folded in, the bias divided by them (oneDNN
+  // adds the bias before scaling: scalesCarry). The primitive is the one chosen at compile (same
+  // implementation, same packed B). False when it cannot be: the float path then.
+  bool prepareInt8(const DispatchTensors& tensors) {
+    std::vector<float> scales = multipliers_;
+    std::vector<float> bias(scales.size(), 0.0f);
+    folded_.fold(tensors, scales, bias);
+    if (!scalesCarry(scales, bias)) return false;
+    if (!primitive_ || scales != outputScales_) {
+      dnnl::primitive_attr attributes = attributes_;
+      attributes.set_output_scales(kPerColumn, scales);
+      try {
+        dnnl::matmul::primitive_desc descriptor(
+            dnnl::matmul::desc(inputDesc_, anyWeights_, biasDesc(), dstDesc_), attributes,
+            engine_);
+        if (implementationOf(descriptor) != implementationOf(primitiveDesc_) ||
+            descriptor.weights_desc() != primitiveDesc_.weights_desc() ||
+            descriptor.scratchpad_desc().get_size() > primitiveDesc_.scratchpad_desc().get_size()) {
+          return false;
+        }
+        primitive_ = dnnl::matmul(descriptor);
+        primitiveDesc_ = descriptor;
+      } catch (const dnnl::error&) {
+        return false;
+      }
+      outputScales_ = std::move(scales);
+    }
+    folded_.prepare(tensors);
+    int8Bias_ = std::move(bias);
+    return true;
+  }
+
   // A B zero point other than 0: a float32 matmul of the dequantized A and B with the same
   // post-ops (the multiply by 1: B carries its scale). Its scratchpad and dequantized A are
   // allocated per dispatch: this path is rare, and concurrent dispatches must not share them.
@@ -203,9 +260,12 @@ class QuantizedMatmulOp final : public CpuOp {
   memory::dim columns_ = 0;
   memory::desc inputDesc_, plainWeightsDesc_, dstDesc_;
   dnnl::primitive_attr attributes_;
+  memory::desc anyWeights_;
   PostOpArguments postOps_;
   dnnl::matmul::primitive_desc primitiveDesc_;
-  dnnl::matmul primitive_;
+  std::optional<dnnl::matmul> primitive_;  // made when B's scales are in
+  FoldedPostOps folded_;                   // the int8 primitive's post-ops
+  std::vector<float> outputScales_, int8Bias_;
   std::shared_ptr<PackedConstant> packedWeights_;
   std::vector<float> multipliers_;  // A's scale x B's scale, per column
   std::unique_ptr<FloatPath> floatPath_;

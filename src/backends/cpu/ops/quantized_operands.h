@@ -3,8 +3,10 @@
 // data type, and the per-channel multipliers input scale x weight scale.
 #pragma once
 
+#include <cmath>
 #include <cstring>
 #include <dnnl.hpp>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -104,13 +106,13 @@ inline void saturateToUint8(const float* values, uint64_t count, uint8_t* out) {
 }
 
 // The int8 weights in their descriptor's layout (the float path dequantizes them): the graph's
-// plain bytes, or, when the weights were packed on arrival and no plain copy exists, the packed
-// ones reordered back into `scratch`.
+// plain bytes, or, when no plain copy exists (packed on arrival, or a copy of another op's packed
+// ones), the packed ones reordered back into `scratch` (`packed` packed by then).
 inline const int8_t* plainInt8Weights(const DispatchTensors& tensors, graph::OperandId id,
                                       const PackedConstant* packed,
                                       const dnnl::memory::desc& plainDesc,
                                       const dnnl::engine& engine, std::vector<int8_t>& scratch) {
-  if (!packed || packed->mode() != PackedConstant::Mode::OnArrival) {
+  if (!packed || (packed->mode() != PackedConstant::Mode::OnArrival && tensors[id].data)) {
     return tensors[id].as<const int8_t>();
   }
   scratch.resize(plainDesc.get_size());
@@ -124,5 +126,68 @@ inline const int8_t* plainInt8Weights(const DispatchTensors& tensors, graph::Ope
   stream.wait();
   return scratch.data();
 }
+
+// Output scales and a bias oneDNN adds before them (dst = scale x (sum + bias)) for per-channel
+// multipliers and a bias added after them: `bias` becomes bias / multiplier. A multiplier below
+// 1e-30 (a channel whose weights' scale is 0 or subnormal: its weights are all 0 or nearly)
+// becomes 1e-30, so that the bias divides by it: the sum's share, below 2^31 x 1e-30, stays
+// negligible, as it was. False when a multiplier is not finite or a bias overflows: the step
+// cannot run so.
+inline bool scalesCarry(std::vector<float>& multipliers, std::vector<float>& bias) {
+  constexpr float kSmallest = 1e-30f;
+  for (size_t c = 0; c < multipliers.size(); ++c) {
+    float& m = multipliers[c];
+    if (!std::isfinite(m)) return false;
+    if (std::fabs(m) < kSmallest) m = kSmallest;
+    bias[c] /= m;
+    if (!std::isfinite(bias[c])) return false;
+  }
+  return true;
+}
+
+// The post-ops of an int8 step (quantized_post_ops.cpp). oneDNN 2.6 applies an int8
+// convolution's output scales and bias natively (the bias before the scales: dst = scale x (sum +
+// bias)), far cheaper than binary post-ops, but its convolutions take output scales only when the
+// primitive is made (not at run time): the step makes its primitive when the weights' scales are
+// in. So the chain's leading affine post-ops (a scalar multiply-add, a batchNormalization, a
+// multiply or add by a constant per channel) fold into the multipliers (input scale x weight
+// scale) and the bias, per output channel; the rest stay post-ops, a multiply-add of classic
+// scalars among them turned back into one element-wise linear post-op when the rest has none
+// (oneDNN 2.6 runs a second one wrong). A fused quantizeLinear's division by its scale folds into
+// the multipliers when nothing stays, else into a last linear post-op (one is appended when the
+// rest has none; x (1 / scale) then, not x / scale: the quotient can differ by an ulp, which moves
+// the result only at a rounding boundary), else it is a binary division; then round half to even
+// and the zero point (an element-wise linear when no other one is left, else a binary add).
+class FoldedPostOps {
+ public:
+  // `outputDims`: the main op's logical output dims; `channelAxis`: the output channels' dim in
+  // them; `rank`: the primitive destination's rank (the quantization's scalar operands);
+  // `rowsFolded`: as postOpArgumentsOf. nullopt when the rest cannot be post-ops there.
+  static std::optional<FoldedPostOps> plan(const OpCompileContext& context,
+                                           const dnnl::memory::dims& outputDims,
+                                           size_t channelAxis, int rank, bool rowsFolded);
+  const dnnl::post_ops& postOps() const { return arguments_.postOps; }
+  // Folds the leading post-ops (and a quantization into the scales) into `multipliers` and `bias`
+  // (one per channel), from the constants' bytes.
+  void fold(const DispatchTensors& tensors, std::vector<float>& multipliers,
+            std::vector<float>& bias) const;
+  // The rest's constants are in (a batchNormalization left in the rest is folded then).
+  void prepare(const DispatchTensors& tensors) { arguments_.prepare(tensors); }
+  // The binary post-ops' operands: the rest's, and the quantization's scale and zero point.
+  void addArguments(const dnnl::engine& engine, const DispatchTensors& tensors,
+                    std::unordered_map<int, dnnl::memory>& arguments) const;
+  bool quantizes() const { return quantized_; }
+
+ private:
+  std::vector<FusedPostOp> folded_;  // the leading post-ops folded into multipliers and bias
+  FusionChain rest_;                 // the rest, as post-ops
+  PostOpArguments arguments_;
+  bool quantized_ = false;
+  bool scaleIntoMultipliers_ = false;
+  int rank_ = 4;
+  int divisionPosition_ = -1, zeroPosition_ = -1;
+  // The quantization's scale and zero point (binary operands, alive while the op is).
+  float scale_[1] = {1.0f}, zero_[1] = {0.0f};
+};
 
 }  // namespace webnn::cpu
