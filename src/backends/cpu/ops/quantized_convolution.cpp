@@ -16,8 +16,10 @@
 // layers) or that has fewer than 4 input channels (a network's first layer on RGB pixels: int8
 // products need groups of 4 channels, and oneDNN's int8 kernels run it several times slower than
 // its float32 one).
+#include <array>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -158,7 +160,12 @@ class QuantizedConvolutionOp final : public CpuOp {
     if (!floatPathPlanned_) {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
-    } else if (context.shareConstants && context.constants) {
+    }
+    keyOperands_ = {q_.input, output_};
+    for (graph::OperandId operand : folded_.operands()) {
+      if (!context.isConstant(operand)) keyOperands_.push_back(operand);
+    }
+    if (floatPathPlanned_ && context.shareConstants && context.constants) {
       // Compiled again for one thread on the float path where the team's op runs int8 (oneDNN
       // has only its reference int8 convolution for one thread there): the filter is read back
       // from the team's packed one (it may have no plain copy).
@@ -169,6 +176,10 @@ class QuantizedConvolutionOp final : public CpuOp {
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
+    {
+      std::lock_guard lock(boundMutex_);
+      bound_ = {};
+    }
     const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
     const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
     const size_t count = tensors[q_.weightsScale].elementCount();
@@ -213,6 +224,28 @@ class QuantizedConvolutionOp final : public CpuOp {
 
   void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
                           std::byte* workspace) override {
+    // The int8 primitive in a workspace: on the memory objects bound to these pointers.
+    if (!floatPath_ && workspace && primitive_ && keyOperands_.size() + 1 <= Key().size()) {
+      Key key{};
+      key[0] = workspace;
+      for (size_t i = 0; i < keyOperands_.size(); ++i) key[i + 1] = dataOf(tensors, keyOperands_[i]);
+      std::shared_ptr<const Bound> bound;
+      {
+        std::lock_guard lock(boundMutex_);
+        for (const auto& candidate : bound_) {
+          if (candidate && candidate->key == key) bound = candidate;
+        }
+      }
+      if (!bound) {
+        bound = bind(tensors, workspace, key);
+        std::lock_guard lock(boundMutex_);
+        bound_[nextBound_++ % bound_.size()] = bound;
+      }
+      if (inputReorder_) inputReorder_->execute(stream, bound->inputReorder);
+      primitive_->execute(stream, bound->arguments);
+      if (outputReorder_) outputReorder_->execute(stream, bound->outputReorder);
+      return;
+    }
     memory destination;
     if (outputReorder_) {
       destination = workspace ? memory(dstDesc_, engine_, workspace + reorderBytes_)
@@ -252,10 +285,9 @@ class QuantizedConvolutionOp final : public CpuOp {
       }
       arguments.emplace(DNNL_ARG_SRC, source);
       arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
-      int32_t zeroPoint = inputZeroPoint_;
       if (inputZeroPoint_ != 0) {
         arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
-                          memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
+                          memory({{1}, DataType::s32, Tag::a}, engine_, &inputZeroPoint_));
       }
       executeWithScratchpad(*primitive_, primitiveDesc_, stream, std::move(arguments),
                             workspace ? workspace + reorderBytes_ + outputBytes_ : nullptr);
@@ -276,6 +308,52 @@ class QuantizedConvolutionOp final : public CpuOp {
   }
 
  private:
+  // The memory objects of a dispatch of the int8 primitive whose pointers are `key` (the
+  // workspace, then keyOperands_'s: the input, the output, the post-op operands that are not
+  // constants): made once and reused while the pointers hold; prepareConstants() forgets them
+  // (the primitive, the packed filter or the bias may have moved). Each dnnl::memory costs about
+  // a microsecond to make and free, and the step makes 5 to 9 (as ops/convolution.cpp).
+  using Key = std::array<const void*, 8>;
+  struct Bound {
+    Key key{};
+    std::unordered_map<int, memory> arguments, inputReorder, outputReorder;
+  };
+
+  std::shared_ptr<const Bound> bind(const DispatchTensors& tensors, std::byte* workspace,
+                                    const Key& key) const {
+    auto bound = std::make_shared<Bound>();
+    bound->key = key;
+    memory source(inputDesc_, engine_, dataOf(tensors, q_.input));
+    if (inputReorder_) {
+      memory reordered(srcDesc_, engine_, workspace);
+      bound->inputReorder = {{DNNL_ARG_FROM, source}, {DNNL_ARG_TO, reordered}};
+      source = reordered;
+    }
+    memory destination(
+        dstDesc_, engine_,
+        outputReorder_ ? static_cast<void*>(workspace + reorderBytes_) : dataOf(tensors, output_));
+    if (outputReorder_) {
+      memory plain(plainDstDesc_, engine_, dataOf(tensors, output_));
+      bound->outputReorder = {{DNNL_ARG_FROM, destination}, {DNNL_ARG_TO, plain}};
+    }
+    auto& arguments = bound->arguments;
+    arguments = {{DNNL_ARG_SRC, source},
+                 {DNNL_ARG_WEIGHTS, packedWeights_->memory()},
+                 {DNNL_ARG_DST, destination},
+                 {DNNL_ARG_BIAS, memory(biasDesc(), engine_, const_cast<float*>(int8Bias_.data()))}};
+    if (inputZeroPoint_ != 0) {
+      arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
+                        memory({{1}, DataType::s32, Tag::a}, engine_,
+                               const_cast<int32_t*>(&inputZeroPoint_)));
+    }
+    folded_.addArguments(engine_, tensors, arguments);
+    if (primitiveDesc_.scratchpad_desc().get_size() > 0) {
+      arguments.emplace(DNNL_ARG_SCRATCHPAD, memory(primitiveDesc_.scratchpad_desc(), engine_,
+                                                    workspace + reorderBytes_ + outputBytes_));
+    }
+    return bound;
+  }
+
   static constexpr int kPerChannel = 1 << 1;  // output scales along the destination's channels
 
   dnnl::convolution_forward::desc descriptorOf(const memory::desc& src, const memory::desc& weights,
@@ -487,6 +565,10 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<dnnl::convolution_forward> primitive_;  // made when the filter's scales are in
   FoldedPostOps folded_;                                // the int8 primitive's post-ops
   std::vector<float> outputScales_, int8Bias_;          // its output scales, its bias
+  std::vector<graph::OperandId> keyOperands_;           // the pointers a Bound is made for
+  std::mutex boundMutex_;
+  std::array<std::shared_ptr<const Bound>, 2> bound_;
+  size_t nextBound_ = 0;
   std::optional<dnnl::reorder> inputReorder_, outputReorder_;
   uint64_t reorderBytes_ = 0, outputBytes_ = 0;
   bool blockedOutput_ = false;

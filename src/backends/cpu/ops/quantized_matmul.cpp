@@ -11,6 +11,8 @@
 // A B zero point other than 0 (seen only when the constants are in): a float32 matmul of the
 // dequantized values, made then; so does a matmul for which oneDNN has only its reference int8
 // implementation.
+#include <array>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -84,6 +86,10 @@ class QuantizedMatmulOp final : public CpuOp {
         dnnl::matmul::desc(inputDesc_, anyWeights_, biasDesc(), dstDesc_), attributes_, engine_);
     // Only oneDNN's reference int8 matmul: the float path, on the dequantized B.
     referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
+    keyOperands_ = {q_.input, output_};
+    for (graph::OperandId operand : folded_.operands()) {
+      if (!context.isConstant(operand)) keyOperands_.push_back(operand);
+    }
     if (!referenceOnly_) {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
@@ -97,6 +103,10 @@ class QuantizedMatmulOp final : public CpuOp {
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
+    {
+      std::lock_guard lock(boundMutex_);
+      bound_ = {};
+    }
     const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
     const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
     const size_t count = tensors[q_.weightsScale].elementCount();
@@ -151,14 +161,34 @@ class QuantizedMatmulOp final : public CpuOp {
       return;
     }
     if (!primitive_) throw dnnl::error(dnnl_runtime_error, "the constants are not in");
+    const bool scratchpad = primitiveDesc_.scratchpad_desc().get_size() > 0;
+    if ((workspace || !scratchpad) && keyOperands_.size() + 1 <= Key().size()) {
+      // On the memory objects bound to these pointers (as quantized_convolution.cpp).
+      Key key{};
+      key[0] = workspace;
+      for (size_t i = 0; i < keyOperands_.size(); ++i) key[i + 1] = dataOf(tensors, keyOperands_[i]);
+      std::shared_ptr<const Bound> bound;
+      {
+        std::lock_guard lock(boundMutex_);
+        for (const auto& candidate : bound_) {
+          if (candidate && candidate->key == key) bound = candidate;
+        }
+      }
+      if (!bound) {
+        bound = bind(tensors, workspace, key);
+        std::lock_guard lock(boundMutex_);
+        bound_[nextBound_++ % bound_.size()] = bound;
+      }
+      primitive_->execute(stream, bound->arguments);
+      return;
+    }
     folded_.addArguments(engine_, tensors, arguments);
     arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc(), engine_, int8Bias_.data()));
     arguments.emplace(DNNL_ARG_SRC, memory(inputDesc_, engine_, dataOf(tensors, q_.input)));
     arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
-    int32_t zeroPoint = inputZeroPoint_;
     if (inputZeroPoint_ != 0) {
       arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
-                        memory({{1}, DataType::s32, Tag::a}, engine_, &zeroPoint));
+                        memory({{1}, DataType::s32, Tag::a}, engine_, &inputZeroPoint_));
     }
     executeWithScratchpad(*primitive_, primitiveDesc_, stream, std::move(arguments), workspace);
   }
@@ -169,6 +199,37 @@ class QuantizedMatmulOp final : public CpuOp {
   }
 
  private:
+  // The memory objects of a dispatch of the int8 primitive whose pointers are `key` (the
+  // workspace, then keyOperands_'s): made once, reused while the pointers hold, forgotten by
+  // prepareConstants() (quantized_convolution.cpp's Bound).
+  using Key = std::array<const void*, 8>;
+  struct Bound {
+    Key key{};
+    std::unordered_map<int, memory> arguments;
+  };
+
+  std::shared_ptr<const Bound> bind(const DispatchTensors& tensors, std::byte* workspace,
+                                    const Key& key) const {
+    auto bound = std::make_shared<Bound>();
+    bound->key = key;
+    auto& arguments = bound->arguments;
+    arguments = {{DNNL_ARG_SRC, memory(inputDesc_, engine_, dataOf(tensors, q_.input))},
+                 {DNNL_ARG_WEIGHTS, packedWeights_->memory()},
+                 {DNNL_ARG_DST, memory(dstDesc_, engine_, dataOf(tensors, output_))},
+                 {DNNL_ARG_BIAS, memory(biasDesc(), engine_, const_cast<float*>(int8Bias_.data()))}};
+    if (inputZeroPoint_ != 0) {
+      arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
+                        memory({{1}, DataType::s32, Tag::a}, engine_,
+                               const_cast<int32_t*>(&inputZeroPoint_)));
+    }
+    folded_.addArguments(engine_, tensors, arguments);
+    if (primitiveDesc_.scratchpad_desc().get_size() > 0) {
+      arguments.emplace(DNNL_ARG_SCRATCHPAD,
+                        memory(primitiveDesc_.scratchpad_desc(), engine_, workspace));
+    }
+    return bound;
+  }
+
   static constexpr int kPerColumn = 1 << 1;  // output scales along the destination's columns
 
   memory::desc biasDesc() const { return memory::desc({1, columns_}, DataType::f32, Tag::ab); }
@@ -266,6 +327,10 @@ class QuantizedMatmulOp final : public CpuOp {
   std::optional<dnnl::matmul> primitive_;  // made when B's scales are in
   FoldedPostOps folded_;                   // the int8 primitive's post-ops
   std::vector<float> outputScales_, int8Bias_;
+  std::vector<graph::OperandId> keyOperands_;  // the pointers a Bound is made for
+  std::mutex boundMutex_;
+  std::array<std::shared_ptr<const Bound>, 2> bound_;
+  size_t nextBound_ = 0;
   std::shared_ptr<PackedConstant> packedWeights_;
   std::vector<float> multipliers_;  // A's scale x B's scale, per column
   std::unique_ptr<FloatPath> floatPath_;

@@ -177,6 +177,14 @@ class FoldedPostOps {
   void addArguments(const dnnl::engine& engine, const DispatchTensors& tensors,
                     std::unordered_map<int, dnnl::memory>& arguments) const;
   bool quantizes() const { return quantized_; }
+  // The graph operands the rest's binary post-ops read.
+  std::vector<graph::OperandId> operands() const {
+    std::vector<graph::OperandId> result;
+    for (const auto& input : arguments_.binaryInputs) {
+      if (input.foldedIndex < 0) result.push_back(input.operand);
+    }
+    return result;
+  }
 
  private:
   std::vector<FusedPostOp> folded_;  // the leading post-ops folded into multipliers and bias
