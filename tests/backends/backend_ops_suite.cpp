@@ -1667,6 +1667,85 @@ void addQuantizationAndRecurrentCases() {
         return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
       },
       {T::Float32}, "a");
+  // The float32 glue between quantized layers, then a quantizeLinear into uint8 (the cpu backend
+  // runs the binary op and the quantizeLinear as one step: kernels/quantized_glue.h), as the
+  // graph's uint8 output: a squeeze-and-excitation multiply of a quantized convolution's result
+  // (in its primitive's layout) by a per-channel gate, a residual add of a plain graph input to it
+  // (read transposed), plain operands with a scalar and a per-channel one, and values at the
+  // edges (ties to even, saturation, infinities, NaN).
+  auto quantizedConvolution = [](CaseBuilder& b, T t, uint32_t channels, uint32_t height,
+                                 uint32_t width) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand scale = b.values(t, {}, {0.04});
+    const MLOperand zero = b.values(T::Uint8, {}, {120});
+    const MLOperand x = g.dequantizeLinear(
+        g.quantizeLinear(b.input(t, {1, 8, height, width}, {-5, 5}), scale, zero), scale, zero);
+    const MLOperand filter = g.dequantizeLinear(
+        b.constant(T::Int8, {channels, 8, 3, 3}, {-127, 127}),
+        b.constant(t, {channels, 1, 1, 1}, {0.001, 0.02}),
+        b.values(T::Int8, {channels, 1, 1, 1}, std::vector<double>(channels, 0.0)));
+    return g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .bias = b.constant(t, {channels})});
+  };
+  // The next quantized convolution (1x1) reads the glue's uint8 result (in its layout).
+  auto nextConvolution = [](CaseBuilder& b, T t, const MLOperand& quantized, double scale,
+                            double zero, uint32_t channels) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand x =
+        g.dequantizeLinear(quantized, b.values(t, {}, {scale}), b.values(T::Uint8, {}, {zero}));
+    const MLOperand filter = g.dequantizeLinear(
+        b.constant(T::Int8, {16, channels, 1, 1}, {-127, 127}),
+        b.constant(t, {16, 1, 1, 1}, {0.001, 0.02}),
+        b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+    return g.conv2d(x, filter);
+  };
+  for (bool intoConvolution : {false, true}) {
+    const std::string how = intoConvolution ? ", read by a quantized convolution" : "";
+    add(
+        "quantized glue: squeeze-and-excitation multiply, quantized" + how, O::Mul,
+        [quantizedConvolution, nextConvolution, intoConvolution](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand c = quantizedConvolution(b, t, 32, 7, 9);
+          const MLOperand gate = g.sigmoid(g.averagePool2d(c));  // [1, 32, 1, 1]
+          const MLOperand q = g.quantizeLinear(g.mul(c, gate), b.values(t, {}, {0.02}),
+                                               b.values(T::Uint8, {}, {128}));
+          return intoConvolution ? nextConvolution(b, t, q, 0.02, 128, 32) : q;
+        },
+        {T::Float32}, "a");
+    add(
+        "quantized glue: residual add of a plain input, quantized" + how, O::Add,
+        [quantizedConvolution, nextConvolution, intoConvolution](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand c = quantizedConvolution(b, t, 40, 9, 11);
+          const MLOperand q = g.quantizeLinear(g.add(b.input(t, {1, 40, 9, 11}, {-3, 3}), c),
+                                               b.values(t, {}, {0.03}),
+                                               b.values(T::Uint8, {}, {100}));
+          return intoConvolution ? nextConvolution(b, t, q, 0.03, 100, 40) : q;
+        },
+        {T::Float32}, "a");
+  }
+  add(
+      "quantized glue: plain operands, scalar and per channel, quantized", O::Sub,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.05});
+        const MLOperand zero = b.values(T::Uint8, {}, {7});
+        const MLOperand x = b.input(t, {2, 3, 40, 50}, {-3, 9});
+        const MLOperand shifted = g.dequantizeLinear(
+            g.quantizeLinear(g.sub(x, b.values(t, {}, {0.375})), scale, zero), scale, zero);
+        return g.quantizeLinear(g.div(shifted, b.constant(t, {3, 1, 1}, {0.5, 2})), scale, zero);
+      },
+      {T::Float32}, "a");
+  add(
+      "quantized glue: edge values, quantized", O::Add,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand x = b.inputWith(
+            t, {20}, {0.5, 1.5, 2.5, -0.5, 253.5, 254.5, 255.5, 300, -7, INFINITY, -INFINITY, NAN,
+                      3.25, 3.75, 1e30, -1e30, 0, 126.5, 127.5, 128.5});
+        return g.quantizeLinear(g.add(x, b.values(t, {}, {0.0})), b.values(t, {}, {1.0}),
+                                b.values(T::Uint8, {}, {0}));
+      },
+      {T::Float32}, "a");
   // matmul on block-quantized weights (4-bit LLM weights: the cpu backend's block_quantized_gemm
   // reads them as stored): matmul(A, transpose(dequantizeLinear(W [N, K], scale and zero point
   // per block of a row))), or W [N, blocks, blockSize] reshaped to [N, K] with the scale and zero

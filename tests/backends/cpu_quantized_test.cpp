@@ -12,11 +12,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "api/graph_state.h"
 #include "backends/cpu/cpu_backend.h"
+#include "backends/cpu/kernels/quantized_glue.h"
 #include "backends/cpu/plan.h"
 #include "test_helpers.h"
 #include "webnn/context.h"
@@ -492,6 +495,107 @@ TEST(CpuQuantized, AFilterScaleOfZeroStaysOnTheInt8Path) {
   QdqGraph expected = buildQdq(reference, false);
   fillScales(expected);
   expectNear(run(context, qdq.graph), run(reference, expected.graph));
+}
+
+// The glue kernel (an add, sub, mul or div then quantizeLinear into uint8) against quantizeLinear's
+// arithmetic in every layout it takes: odd sizes (masked tails), ties to even, saturation, NaN.
+TEST(CpuQuantized, TheGlueKernelQuantizesAsQuantizeLinearInEveryLayout) {
+  using Broadcast = cpu::GlueShape::Broadcast;
+  auto value = [](int64_t i) {
+    const int64_t k = i % 23;
+    if (k == 0) return std::numeric_limits<float>::quiet_NaN();
+    if (k == 1) return 0.25f;  // a tie after the division by 0.5 below
+    if (k == 2) return 0.75f;
+    if (k == 3) return 1e9f;
+    return std::sin(static_cast<float>(i)) * 90.0f;
+  };
+  struct Case {
+    const char* name;
+    cpu::GlueShape shape;
+    // b's element for a's element i
+    std::function<int64_t(int64_t)> bIndex;
+    int64_t bCount;
+  };
+  const int64_t n = 2, c = 37, s = 23;
+  std::vector<Case> cases;
+  cases.push_back({"full", {Broadcast::Full, n * c * s, 1, 1, 1}, [](int64_t i) { return i; },
+                   n * c * s});
+  cases.push_back({"scalar", {Broadcast::Scalar, n * c * s, 1, 1, 1}, [](int64_t) { return 0; }, 1});
+  cases.push_back({"per channel, nchw", {Broadcast::PerChannel, n, c, s, 1},
+                   [=](int64_t i) { return (i / s) % c; }, c});
+  cases.push_back({"per channel, nhwc", {Broadcast::PerChannel, n, 1, s, c},
+                   [=](int64_t i) { return i % c; }, c});
+  cases.push_back({"per channel, nChw16c", {Broadcast::PerChannel, n, 3, s, 16},
+                   [=](int64_t i) { return ((i / (s * 16)) % 3) * 16 + i % 16; }, 48});
+  cases.push_back({"transposed", {Broadcast::Transposed, n, 1, s, c},
+                   [=](int64_t i) {
+                     const int64_t image = i / (s * c), position = (i / c) % s, channel = i % c;
+                     return (image * c + channel) * s + position;
+                   },
+                   n * c * s});
+  for (const Case& test : cases) {
+    SCOPED_TRACE(test.name);
+    const int64_t count = test.shape.elements();
+    std::vector<float> a(static_cast<size_t>(count)), b(static_cast<size_t>(test.bCount));
+    for (int64_t i = 0; i < count; ++i) a[static_cast<size_t>(i)] = value(i);
+    for (int64_t i = 0; i < test.bCount; ++i) b[static_cast<size_t>(i)] = value(i * 7 + 5) / 8;
+    for (cpu::GlueOp op :
+         {cpu::GlueOp::Add, cpu::GlueOp::Sub, cpu::GlueOp::Mul, cpu::GlueOp::Div}) {
+      std::vector<uint8_t> y(static_cast<size_t>(count));
+      cpu::binaryQuantizeUint8(op, a.data(), b.data(), test.shape, 0.5f, 3.0f, y.data());
+      for (int64_t i = 0; i < count; ++i) {
+        const float x = a[static_cast<size_t>(i)], other = b[static_cast<size_t>(test.bIndex(i))];
+        const float r = op == cpu::GlueOp::Add   ? x + other
+                        : op == cpu::GlueOp::Sub ? x - other
+                        : op == cpu::GlueOp::Mul ? x * other
+                                                 : x / other;
+        const double q = std::nearbyint(static_cast<double>(r / 0.5f)) + 3.0;
+        const auto expected =
+            std::isnan(q) ? uint8_t{0} : static_cast<uint8_t>(std::clamp(q, 0.0, 255.0));
+        ASSERT_EQ(y[static_cast<size_t>(i)], expected) << "op " << int(op) << ", element " << i;
+      }
+    }
+  }
+}
+
+// A squeeze-and-excitation multiply between two quantized convolutions: the multiply and its
+// quantizeLinear are one step on the glue kernel, writing the uint8 values the next convolution
+// reads.
+TEST(CpuQuantized, AMultiplyBeforeAQuantizeLinearIsOneGlueStep) {
+  auto build = [](MLContext& context) {
+    MLGraphBuilder b(context);
+    auto quantized = [&](const MLOperand& value, float scale, uint8_t zero) {
+      const MLOperand s = classic<float>(b, F32, {}, {scale});
+      const MLOperand z = classic<uint8_t>(b, U8, {}, {zero});
+      return b.dequantizeLinear(b.quantizeLinear(value, s, z), s, z);
+    };
+    auto filter = [&](uint32_t out, uint32_t in, uint32_t seed) {
+      std::vector<int8_t> values(out * in);
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<int8_t>(int((i * 37 + seed) % 255) - 127);
+      return b.dequantizeLinear(classic<int8_t>(b, I8, {out, in, 1, 1}, values),
+                                classic<float>(b, F32, {out, 1, 1, 1}, std::vector<float>(out, 0.01f)),
+                                classic<int8_t>(b, I8, {out, 1, 1, 1}, std::vector<int8_t>(out, 0)));
+    };
+    const MLOperand c =
+        b.conv2d(quantized(b.input("x", {F32, {1, 16, 8, 8}}), 0.05f, 128), filter(32, 16, 1));
+    const MLOperand gated = b.mul(c, b.sigmoid(b.averagePool2d(c)));
+    return b.build({{"y", b.conv2d(quantized(gated, 0.03f, 120), filter(16, 32, 2))}});
+  };
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraph graph = build(context);
+  bool found = false;
+  for (const auto& step : planOf(graph).steps) {
+    if (step.types != "mul+quantizeLinear") continue;
+    found = true;
+    EXPECT_EQ(step.implementation, "cpu quantized glue kernel");
+  }
+  EXPECT_TRUE(found);
+  std::vector<float> x(16 * 64);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.3f) * 5.0f;
+  MLContext reference = createContext({.backend = "reference"});
+  expectNear(testing::runFloat(context, graph, {{"x", x}}, "y"),
+             testing::runFloat(reference, build(reference), {{"x", x}}, "y"));
 }
 
 }  // namespace

@@ -382,6 +382,19 @@ std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
   return std::nullopt;
 }
 
+// add / sub / mul / div of float32 values (ops/elementwise_binary.cpp takes a quantizeLinear after
+// them).
+bool isQuantizedGlue(const graph::GraphIR& ir, const graph::Operation& operation) {
+  using graph::OpType;
+  if (operation.type != OpType::Add && operation.type != OpType::Sub &&
+      operation.type != OpType::Mul && operation.type != OpType::Div) {
+    return false;
+  }
+  if (operation.inputs.size() != 2 || operation.outputs.size() != 1) return false;
+  return isFloat32(ir, operation.inputs[0]) && isFloat32(ir, operation.inputs[1]) &&
+         isFloat32(ir, operation.outputs[0]);
+}
+
 // matmul(A, transpose(dequantizeLinear(W))) with W [N, K] of 4- or 8-bit integers, a reshape of
 // W [N, K / blockSize, blockSize] between the two allowed, and a scale and zero point per block of
 // a row: BlockQuantizedWeightsOperand.
@@ -582,6 +595,29 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     if (chain.operations.empty()) continue;
     chain.output = value;
     for (size_t fused : chain.operations) plan.anchorOf[fused] = static_cast<int32_t>(i);
+    plan.chains[i] = std::move(chain);
+  }
+  // A QDQ model's float glue between quantized layers ends in a quantizeLinear: an add, sub, mul
+  // or div (a residual add, a squeeze-and-excitation multiply) whose result only a quantizeLinear
+  // into uint8 reads runs as one step writing the uint8 values (a chain of the quantizeLinear
+  // alone, without quantized operands: ops/elementwise_binary.cpp).
+  for (size_t i = 0; i < count; ++i) {
+    const graph::Operation& operation = ir.operations[i];
+    if (plan.anchorOf[i] >= 0 || plan.chains[i] || !isQuantizedGlue(ir, operation)) continue;
+    const graph::OperandId value = operation.outputs[0];
+    if (ir.isGraphOutput(value)) continue;
+    const auto consumers = ir.consumersOf(value);
+    if (consumers.size() != 1 || plan.anchorOf[consumers[0]] >= 0 || plan.chains[consumers[0]]) {
+      continue;
+    }
+    auto output = quantizedOutputOf(ir, ir.operations[consumers[0]], value);
+    if (!output) continue;
+    output->operation = consumers[0];
+    FusionChain chain;
+    chain.operations = {consumers[0]};
+    chain.quantizedOutput = output;
+    chain.output = ir.operations[consumers[0]].outputs[0];
+    plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
     plan.chains[i] = std::move(chain);
   }
   return plan;
