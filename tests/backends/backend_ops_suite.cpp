@@ -1605,6 +1605,30 @@ void addQuantizationAndRecurrentCases() {
         return g.dequantizeLinear(g.quantizeLinear(y, outScale, outZero), outScale, outZero);
       },
       {T::Float32});
+  // The float path (3 input channels: a network's first layer on RGB pixels) with the same
+  // folding: the batchNormalization into its dequantized filter and bias, hardSwish, then the
+  // quantization (its 1 / scale a linear post-op).
+  add("conv2d on quantized operands, 3 channels, batchNormalization, hardSwish, quantized",
+      O::Conv2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand scale = b.values(t, {}, {0.02});
+        const MLOperand zero = b.values(T::Uint8, {}, {100});
+        const MLOperand x = g.dequantizeLinear(
+            g.quantizeLinear(b.input(t, {1, 3, 17, 19}, {-2, 3}), scale, zero), scale, zero);
+        const MLOperand filter =
+            g.dequantizeLinear(b.constant(T::Int8, {16, 3, 3, 3}, {-127, 127}),
+                               b.constant(t, {16, 1, 1, 1}, {0.001, 0.02}),
+                               b.values(T::Int8, {16, 1, 1, 1}, std::vector<double>(16, 0.0)));
+        MLOperand y = g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .strides = {2, 2}});
+        y = g.batchNormalization(y, b.constant(t, {16}), b.constant(t, {16}, kPositive),
+                                 {.scale = b.constant(t, {16}), .bias = b.constant(t, {16})});
+        const MLOperand outScale = b.values(t, {}, {0.04});
+        const MLOperand outZero = b.values(T::Uint8, {}, {9});
+        return g.dequantizeLinear(g.quantizeLinear(g.hardSwish(y), outScale, outZero), outScale,
+                                  outZero);
+      },
+      {T::Float32});
   // A filter scale of 0 and a subnormal one (a pruned channel: the cpu backend's output scale
   // becomes tiny, its bias divided by it) beside ordinary ones, with a bias.
   add("conv2d on quantized operands, filter scales of 0 and subnormal", O::Conv2d,

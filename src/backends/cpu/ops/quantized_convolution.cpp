@@ -84,26 +84,12 @@ class QuantizedConvolutionOp final : public CpuOp {
     paddingBegin_ = {attributes.padding[0], attributes.padding[2]};
     paddingEnd_ = {attributes.padding[1], attributes.padding[3]};
 
-    // The float path's post-ops: x (input scale x filter scale) per channel, + bias, then the
-    // chain's, then a quantizeLinear's division, rounding and zero point.
-    const memory::desc channelDesc({1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd);
-    dnnl::post_ops own;
-    own.append_binary(dnnl::algorithm::binary_mul, channelDesc);
-    if (bias_) own.append_binary(dnnl::algorithm::binary_add, channelDesc);
-    auto postOps = postOpArgumentsOf(context, dstDims_, own);
-    if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
-    postOps_ = std::move(*postOps);
     // A quantizeLinear after the chain: the step writes uint8.
-    DataType dstType = DataType::f32;
-    if (const auto& output = context.fusion->quantizedOutput) {
-      outputQuantization_[0] = floatConstant(context.ir, output->scale);
-      outputQuantization_[1] = static_cast<float>(integerConstant(context.ir, output->zeroPoint));
-      divisionPosition_ = appendQuantizeOutput(postOps_.postOps, 4);
-      dstType = DataType::u8;
-    }
-    // The int8 primitive's: output scales and bias (the chain's leading affine post-ops folded
-    // in), then the rest. A bias that is not a constant cannot be folded: the compiler's
-    // unfused path then.
+    quantizedOutput_ = context.fusion->quantizedOutput.has_value();
+    const DataType dstType = quantizedOutput_ ? DataType::u8 : DataType::f32;
+    // The post-ops: output scales and bias (the chain's leading affine post-ops folded in), then
+    // the rest, then the quantization; the float path folds the scales into its filter. A bias
+    // that is not a constant cannot be folded: the compiler's unfused path then.
     if (bias_ && !q_.bias && !context.isConstant(*bias_)) {
       throw dnnl::error(dnnl_unimplemented, "a bias that is not a constant");
     }
@@ -185,7 +171,6 @@ class QuantizedConvolutionOp final : public CpuOp {
     const size_t count = tensors[q_.weightsScale].elementCount();
     const auto channels = static_cast<size_t>(outputChannels_);
     multipliersOf(inputScale_, scales, count, channels, multipliers_);
-    postOps_.prepare(tensors);
     if (q_.bias) {  // a dequantized int32 bias: computed once
       const auto* values = static_cast<const int32_t*>(dataOf(tensors, q_.bias->values));
       const auto* biasScales = static_cast<const float*>(dataOf(tensors, q_.bias->scale));
@@ -254,21 +239,9 @@ class QuantizedConvolutionOp final : public CpuOp {
       destination = memory(dstDesc_, engine_, dataOf(tensors, output_));
     }
     std::unordered_map<int, memory> arguments{{DNNL_ARG_DST, destination}};
-    float outputQuantization[2] = {outputQuantization_[0], outputQuantization_[1]};
     if (floatPath_) {
-      memory multipliers({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
-                         multipliers_.data());
-      arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, multipliers);
-      if (divisionPosition_ >= 0) {
-        addQuantizeOutputArguments(divisionPosition_, 4, outputQuantization, engine_, arguments);
-      }
-      if (bias_) {
-        arguments.emplace(
-            DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1,
-            memory({{1, outputChannels_, 1, 1}, DataType::f32, Tag::abcd}, engine_,
-                   q_.bias ? static_cast<void*>(biasValues_.data()) : dataOf(tensors, *bias_)));
-      }
-      addPostOpArguments(postOps_, engine_, tensors, arguments);
+      folded_.addArguments(engine_, tensors, arguments);
+      arguments.emplace(DNNL_ARG_BIAS, memory(biasDesc(), engine_, floatPath_->bias.data()));
       runFloatPath(
           stream, tensors, std::move(arguments),
           workspace && floatPathPlanned_ ? workspace + reorderBytes_ + outputBytes_ : nullptr);
@@ -442,20 +415,20 @@ class QuantizedConvolutionOp final : public CpuOp {
     dnnl::convolution_forward::primitive_desc primitiveDesc;
     dnnl::convolution_forward primitive;
     memory::desc srcDesc;
-    HostBuffer filter;
+    HostBuffer filter;  // dequantized, the folded multipliers in
     memory weights;
-    std::vector<float> ones;
+    std::vector<float> bias;  // the folded bias
   };
 
   // `destination`: the float32 result's layout (format_tag::any: the primitive's choice).
   std::unique_ptr<FloatPath> createFloatPath(const memory::desc& destination) const {
     auto path = std::make_unique<FloatPath>();
     dnnl::primitive_attr attributes = opAttributes();
-    attributes.set_post_ops(postOps_.postOps);
+    attributes.set_post_ops(folded_.postOps());
     path->srcDesc = memory::desc(inputDesc_.dims(), DataType::f32, Tag::nchw);
     path->primitiveDesc = dnnl::convolution_forward::primitive_desc(
         descriptorOf(path->srcDesc, memory::desc(weightsDims_, DataType::f32, Tag::any),
-                     destination),
+                     biasDesc(), destination),
         attributes, engine_);
     path->primitive = dnnl::convolution_forward(path->primitiveDesc);
     return path;
@@ -471,7 +444,7 @@ class QuantizedConvolutionOp final : public CpuOp {
     return rounded(plainInputDesc_.get_size() * sizeof(float));
   }
   uint64_t floatResultBytes() const {
-    return divisionPosition_ >= 0 ? rounded(dstDesc_.get_size() * sizeof(float)) : 0;
+    return quantizedOutput_ ? rounded(dstDesc_.get_size() * sizeof(float)) : 0;
   }
   uint64_t floatPathWorkspaceBytes(const FloatPath& path) const {
     return plainInputBytes() + dequantizedInputBytes() + floatResultBytes() +
@@ -485,14 +458,30 @@ class QuantizedConvolutionOp final : public CpuOp {
     std::vector<int8_t> unpacked;
     const int8_t* filter = plainInt8Weights(tensors, q_.weights, packedWeights_.get(),
                                             plainWeightsDesc_, engine_, unpacked);
+    // The chain's leading affine post-ops (and a quantization's 1 / scale when nothing else
+    // follows) fold into the filter's output channels and the bias: the input is dequantized, so
+    // the multipliers start at 1.
+    const auto channels = static_cast<size_t>(outputChannels_);
+    std::vector<float> multipliers(channels, 1.0f);
+    path->bias.assign(channels, 0.0f);
+    if (q_.bias) {
+      path->bias = biasValues_;
+    } else if (bias_) {
+      const float* values = tensors[*bias_].as<float>();
+      path->bias.assign(values, values + channels);
+    }
+    folded_.fold(tensors, multipliers, path->bias);
+    folded_.prepare(tensors);
     const uint64_t elements = plainWeightsDesc_.get_size();
     const uint64_t perChannel = elements / static_cast<uint64_t>(outputChannels_);
     std::vector<float> plain(elements);
     for (uint64_t i = 0; i < elements; ++i) {
-      const size_t channel = count == 1 ? 0 : static_cast<size_t>(i / perChannel);
+      const auto channel = static_cast<size_t>(i / perChannel);
+      const size_t scaleIndex = count == 1 ? 0 : channel;
       plain[i] = static_cast<float>(
-          (static_cast<double>(filter[i]) - static_cast<double>(zeroPoints[channel])) *
-          static_cast<double>(scales[channel]));
+                     (static_cast<double>(filter[i]) - static_cast<double>(zeroPoints[scaleIndex])) *
+                     static_cast<double>(scales[scaleIndex])) *
+                 multipliers[channel];
     }
     path->filter = HostBuffer(path->primitiveDesc.weights_desc().get_size());
     path->weights = memory(path->primitiveDesc.weights_desc(), engine_, path->filter.data());
@@ -500,8 +489,6 @@ class QuantizedConvolutionOp final : public CpuOp {
     dnnl::stream stream(engine_);
     dnnl::reorder(plainWeights, path->weights).execute(stream, plainWeights, path->weights);
     stream.wait();
-    // The filter carries its scale: the multiply post-op takes the input's scale only.
-    multipliers_.assign(static_cast<size_t>(outputChannels_), 1.0f);
   }
 
   // `workspace`: floatPathWorkspaceBytes() for the buffers, or null (allocated here).
@@ -533,13 +520,13 @@ class QuantizedConvolutionOp final : public CpuOp {
     arguments.emplace(DNNL_ARG_WEIGHTS, floatPath_->weights);
     // A uint8 destination: the float32 result in the same layout, saturated after.
     auto* destination = static_cast<uint8_t*>(arguments.at(DNNL_ARG_DST).get_data_handle());
-    if (divisionPosition_ >= 0) {
+    if (quantizedOutput_) {
       arguments.insert_or_assign(DNNL_ARG_DST,
                                  memory(withDataType(dstDesc_, DataType::f32), engine_, result));
     }
     executeWithScratchpad(floatPath_->primitive, floatPath_->primitiveDesc, stream,
                           std::move(arguments), scratchpad);
-    if (divisionPosition_ >= 0) saturateToUint8(result, dstDesc_.get_size(), destination);
+    if (quantizedOutput_) saturateToUint8(result, dstDesc_.get_size(), destination);
   }
 
   dnnl::engine engine_;
@@ -548,8 +535,7 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
-  float outputQuantization_[2] = {1.0f, 0.0f};  // a fused quantizeLinear's scale, zero point
-  int divisionPosition_ = -1;  // its division post-op, or -1 (a float32 destination)
+  bool quantizedOutput_ = false;  // a fused quantizeLinear: a uint8 destination
   // The float path chosen at compile (oneDNN offers only its reference int8 implementation, or
   // fewer than 4 input channels), its workspace bytes.
   bool floatPathPlanned_ = false;
@@ -560,7 +546,6 @@ class QuantizedConvolutionOp final : public CpuOp {
   dnnl::primitive_attr attributes_;
   memory::desc srcAny_, anyWeights_, dstAny_;  // what the int8 primitive is chosen on
   uint64_t multiplyAdds_ = 0;
-  PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   std::optional<dnnl::convolution_forward> primitive_;  // made when the filter's scales are in
   FoldedPostOps folded_;                                // the int8 primitive's post-ops

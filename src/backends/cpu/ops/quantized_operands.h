@@ -53,15 +53,22 @@ inline void multipliersOf(float inputScale, const float* scales, size_t count, s
   for (size_t c = 0; c < channels; ++c) multipliers[c] = inputScale * scales[count == 1 ? 0 : c];
 }
 
-// The uint8 / int8 input dequantized into float32: (q - zeroPoint) x scale in double, rounded once
-// (the reference's dequantizeLinear).
+// The uint8 / int8 input dequantized into float32 as the reference's dequantizeLinear: (q -
+// zeroPoint) x scale in double, rounded once. The difference is an integer of at most 9 bits,
+// exact in float32, and its product with the scale exact in double: one float32 multiplication
+// rounds it the same (a loop the compiler vectorizes).
 inline void dequantizeInput(const std::byte* quantized, bool isUnsigned, uint64_t count,
                             int32_t zeroPoint, float scale, float* out) {
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint8_t byte = std::to_integer<uint8_t>(quantized[i]);
-    const int32_t value = isUnsigned ? int32_t{byte} : int32_t{static_cast<int8_t>(byte)};
-    out[i] =
-        static_cast<float>(static_cast<double>(value - zeroPoint) * static_cast<double>(scale));
+  if (isUnsigned) {
+    const auto* values = reinterpret_cast<const uint8_t*>(quantized);
+    for (uint64_t i = 0; i < count; ++i) {
+      out[i] = static_cast<float>(int32_t{values[i]} - zeroPoint) * scale;
+    }
+  } else {
+    const auto* values = reinterpret_cast<const int8_t*>(quantized);
+    for (uint64_t i = 0; i < count; ++i) {
+      out[i] = static_cast<float>(int32_t{values[i]} - zeroPoint) * scale;
+    }
   }
 }
 
@@ -96,12 +103,14 @@ inline void addQuantizeOutputArguments(int position, int rank, float* values,
 }
 
 // Float32 values of a quantizeLinear'd result (round(x / scale) + zero point, unsaturated) to
-// uint8: saturated, NaN to 0.
+// uint8: saturated, NaN to 0 (the comparisons are false for NaN; a loop the compiler
+// vectorizes).
 inline void saturateToUint8(const float* values, uint64_t count, uint8_t* out) {
   for (uint64_t i = 0; i < count; ++i) {
-    const float v = values[i];
-    out[i] =
-        v != v ? uint8_t{0} : static_cast<uint8_t>(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));
+    float v = values[i];
+    v = v > 0.0f ? v : 0.0f;
+    v = v < 255.0f ? v : 255.0f;
+    out[i] = static_cast<uint8_t>(static_cast<int32_t>(v));
   }
 }
 
