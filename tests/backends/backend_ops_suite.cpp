@@ -1629,6 +1629,38 @@ void addQuantizationAndRecurrentCases() {
                                   outZero);
       },
       {T::Float32});
+  // Convolutions without padding: the input's zero point is folded into the bias (minus the zero
+  // point times each channel's weight sum) and oneDNN's primitive takes none; a grouped 1x1 one
+  // with few input channels per group (not on AMX) and a 3x3 one at stride 2.
+  struct UnpaddedConv {
+    const char* label;
+    uint32_t kernel, stride, groups;
+  };
+  for (const UnpaddedConv& c : {UnpaddedConv{"1x1, grouped", 1, 1, 2},
+                                UnpaddedConv{"3x3, stride 2", 3, 2, 1}}) {
+    add(std::string("conv2d on quantized operands, no padding, zero point 37, ") + c.label,
+        O::Conv2d,
+        [c](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand scale = b.values(t, {}, {0.03});
+          const MLOperand zero = b.values(T::Uint8, {}, {37});
+          const MLOperand x = g.dequantizeLinear(
+              g.quantizeLinear(b.input(t, {1, 24, 9, 11}, {-1, 6}), scale, zero), scale, zero);
+          const MLOperand filter = g.dequantizeLinear(
+              b.constant(T::Int8, {32, 24 / c.groups, c.kernel, c.kernel}, {-127, 127}),
+              b.constant(t, {32, 1, 1, 1}, {0.001, 0.02}),
+              b.values(T::Int8, {32, 1, 1, 1}, std::vector<double>(32, 0.0)));
+          const MLOperand y =
+              g.conv2d(x, filter,
+                       {.strides = {c.stride, c.stride}, .groups = c.groups,
+                        .bias = b.constant(t, {32})});
+          const MLOperand outScale = b.values(t, {}, {0.05});
+          const MLOperand outZero = b.values(T::Uint8, {}, {90});
+          return g.dequantizeLinear(g.quantizeLinear(g.relu(y), outScale, outZero), outScale,
+                                    outZero);
+        },
+        {T::Float32});
+  }
   // A filter scale of 0 and a subnormal one (a pruned channel: the cpu backend's output scale
   // becomes tiny, its bias divided by it) beside ordinary ones, with a bias.
   add("conv2d on quantized operands, filter scales of 0 and subnormal", O::Conv2d,

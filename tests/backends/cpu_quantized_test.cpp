@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <string>
@@ -495,6 +496,108 @@ TEST(CpuQuantized, AFilterScaleOfZeroStaysOnTheInt8Path) {
   QdqGraph expected = buildQdq(reference, false);
   fillScales(expected);
   expectNear(run(context, qdq.graph), run(reference, expected.graph));
+}
+
+// A convolution without padding (a 1x1 one): the input's zero point (128) is folded into the bias
+// (minus it times each channel's weight sum), so oneDNN's primitive has no source zero point and
+// its packed filter no compensation for one.
+TEST(CpuQuantized, AnUnpaddedConvolutionFoldsTheInputZeroPointIntoItsBias) {
+  auto build = [](MLContext& context, MLOperand* filter) {
+    MLGraphBuilder b(context);
+    const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
+    const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
+    const MLOperand x = b.dequantizeLinear(
+        b.quantizeLinear(b.input("x", {F32, {1, 32, 6, 7}}), scale, zero), scale, zero);
+    *filter = b.constant({I8, {48, 32, 1, 1}}, {.label = "w"});
+    std::vector<float> scales(48);
+    for (size_t o = 0; o < scales.size(); ++o) scales[o] = 0.001f * static_cast<float>(o + 1);
+    const MLOperand weights = b.dequantizeLinear(
+        *filter, classic<float>(b, F32, {48, 1, 1, 1}, scales),
+        classic<int8_t>(b, I8, {48, 1, 1, 1}, std::vector<int8_t>(48, 0)));
+    return b.build({{"y", b.conv2d(x, weights, {.bias = classic<float>(
+                                                     b, F32, {48}, std::vector<float>(48, 0.5f))})}});
+  };
+  std::vector<int8_t> filterValues(48 * 32);
+  for (size_t i = 0; i < filterValues.size(); ++i)
+    filterValues[i] = static_cast<int8_t>(int(i * 61 % 255) - 127);
+  std::vector<float> x(32 * 42);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.7f) * 6.0f;
+  MLContext context = createContext({.backend = "cpu"});
+  MLOperand filter;
+  MLGraph graph = build(context, &filter);
+  graph.setConstantData(filter, testing::bytesOf(filterValues));
+  bool packed = false;
+  for (const std::string& line : cpu::constantLayouts(*graph.state()->compiled)) {
+    if (line.find(" w: packed on arrival (") == std::string::npos) continue;
+    packed = true;
+    EXPECT_EQ(line.find("compensation"), std::string::npos) << line;
+  }
+  EXPECT_TRUE(packed);
+  for (const auto& step : planOf(graph).steps) {
+    if (step.types.find("conv2d") == std::string::npos) continue;
+    EXPECT_NE(step.op->implementation().find("(int8)"), std::string::npos)
+        << step.op->implementation();
+  }
+  MLContext reference = createContext({.backend = "reference"});
+  MLOperand referenceFilter;
+  MLGraph expected = build(reference, &referenceFilter);
+  expected.setConstantData(referenceFilter, testing::bytesOf(filterValues));
+  expectNear(testing::runFloat(context, graph, {{"x", x}}, "y"),
+             testing::runFloat(reference, expected, {{"x", x}}, "y"));
+}
+
+// Every quantized step gets an op for one thread (the step runs alone when that is faster; one
+// without waits for the team): a first layer of 3 channels (the float path), a squeeze-and-
+// excitation layer's 1x1-image convolutions, and an unpadded 1x1 convolution of 480 channels with
+// an input zero point (oneDNN's brgemm kernels pick its filter layout by the thread count: the
+// team's op keeps the zero point and a kernel whose filter one thread takes). Alone gives the
+// team's results.
+TEST(CpuQuantized, EveryQuantizedStepGetsAnOpForOneThread) {
+  auto build = [](MLContext& context) {
+    MLGraphBuilder b(context);
+    auto quantized = [&](const MLOperand& value, float scale, uint8_t zero) {
+      const MLOperand s = classic<float>(b, F32, {}, {scale});
+      const MLOperand z = classic<uint8_t>(b, U8, {}, {zero});
+      return b.dequantizeLinear(b.quantizeLinear(value, s, z), s, z);
+    };
+    auto filter = [&](uint32_t out, uint32_t in, uint32_t kernel, uint32_t seed) {
+      std::vector<int8_t> values(out * in * kernel * kernel);
+      for (size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<int8_t>(int((i * 37 + seed) % 255) - 127);
+      return b.dequantizeLinear(
+          classic<int8_t>(b, I8, {out, in, kernel, kernel}, values),
+          classic<float>(b, F32, {out, 1, 1, 1}, std::vector<float>(out, 0.002f)),
+          classic<int8_t>(b, I8, {out, 1, 1, 1}, std::vector<int8_t>(out, 0)));
+    };
+    const MLOperand first =
+        b.relu(b.conv2d(quantized(b.input("x", {F32, {1, 3, 12, 160}}), 0.02f, 100),
+                        filter(480, 3, 3, 1), {.padding = {1, 1, 1, 1}, .strides = {2, 2}}));
+    const MLOperand wide = b.conv2d(quantized(first, 0.05f, 3), filter(480, 480, 1, 2));
+    const MLOperand squeezed = b.relu(
+        b.conv2d(quantized(b.averagePool2d(wide), 0.04f, 128), filter(120, 480, 1, 3)));
+    const MLOperand gate =
+        b.hardSigmoid(b.conv2d(quantized(squeezed, 0.03f, 0), filter(480, 120, 1, 4)));
+    return b.build({{"y", b.mul(wide, gate)}});
+  };
+  auto run = [&](const char* mode, bool checkAloneOps) {
+    setenv("WEBNN_CPU_THREADING", mode, 1);
+    MLContext context = createContext({.backend = "cpu", .numThreads = 2});
+    MLGraph graph = build(context);
+    std::vector<float> x(3 * 12 * 160);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.37f) * 2.0f;
+    std::vector<float> result = testing::runFloat(context, graph, {{"x", x}}, "y");
+    unsetenv("WEBNN_CPU_THREADING");
+    if (checkAloneOps) {
+      for (const auto& step : planOf(graph).steps) {
+        EXPECT_TRUE(step.aloneOp || !step.op->fixesThreadCount()) << step.types;
+      }
+    }
+    return result;
+  };
+  const std::vector<float> team = run("team", false);
+  const std::vector<float> alone = run("alone", true);
+  ASSERT_EQ(team.size(), alone.size());
+  for (size_t i = 0; i < team.size(); ++i) EXPECT_NEAR(alone[i], team[i], 1e-5f) << i;
 }
 
 // The glue kernel (an add, sub, mul or div then quantizeLinear into uint8) against quantizeLinear's

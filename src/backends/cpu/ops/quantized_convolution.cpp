@@ -16,6 +16,7 @@
 // layers) or that has fewer than 4 input channels (a network's first layer on RGB pixels: int8
 // products need groups of 4 channels, and oneDNN's int8 kernels run it several times slower than
 // its float32 one).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -23,8 +24,10 @@
 #include <optional>
 #include <vector>
 
-#include "backends/cpu/cpu_constant_slot.h"
+#include <omp.h>
+
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/executable.h"
 #include "backends/cpu/ops/quantized_operands.h"
 #include "core/element.h"
 #include "core/host_buffer.h"
@@ -41,6 +44,10 @@ constexpr uint64_t kAmxMinMultiplyAdds = 32ull << 20;
 
 bool isAmx(const dnnl::primitive_desc_base& descriptor) {
   return implementationOf(descriptor).find("amx") != std::string::npos;
+}
+
+bool isBrgemm(const dnnl::primitive_desc_base& descriptor) {
+  return implementationOf(descriptor).rfind("brg", 0) == 0;
 }
 
 class QuantizedConvolutionOp final : public CpuOp {
@@ -96,27 +103,63 @@ class QuantizedConvolutionOp final : public CpuOp {
     auto folded = FoldedPostOps::plan(context, dstDims_, 1, 4, false);
     if (!folded) throw dnnl::error(dnnl_unimplemented, "post-op operands");
     folded_ = std::move(*folded);
-    attributes_ = opAttributes();
-    attributes_.set_post_ops(folded_.postOps());
-    if (inputZeroPoint_ != 0) attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-    // Placeholder scales: the primitive is made with the real ones (prepareConstants).
-    attributes_.set_output_scales(kPerChannel,
-                                  std::vector<float>(static_cast<size_t>(outputChannels_), 1.0f));
-
+    // Without padding every product reads the input: the zero point's share, -zeroPoint x the
+    // sum of the channel's weights, is a constant folded into the bias (prepareInt8), and the
+    // primitive needs no source zero point (oneDNN's brgemm convolutions take none: with one
+    // only its older, slower kernels run).
+    // (Placeholder scales: the primitive is made with the real ones in prepareConstants.)
     anyWeights_ = withDataType(
         context.weightsLayout(q_.weights, memory::desc(weightsDims_, DataType::f32, Tag::any)),
         DataType::s8);
+    zeroPointInBias_ =
+        inputZeroPoint_ != 0 && std::all_of(attributes.padding.begin(), attributes.padding.end(),
+                                            [](uint32_t p) { return p == 0; });
+    // Compiled again for one thread on the team op's filter: its zero point where the team's op
+    // has one (the filter then carries oneDNN's compensation for it).
+    if (anyWeights_.data.format_kind != dnnl_format_kind_any &&
+        (anyWeights_.data.extra.flags & dnnl_memory_extra_flag_compensation_conv_asymmetric_src)) {
+      zeroPointInBias_ = false;
+    }
+    setAttributes();
     srcAny_ = memory::desc(srcDims, inputType, Tag::any);
     dstAny_ = context.outputLayoutOr(output_, memory::desc(dstDims_, dstType, Tag::any));
     multiplyAdds_ =
         static_cast<uint64_t>(dstDims_[1]) * static_cast<uint64_t>(dstDims_[2] * dstDims_[3]) *
         static_cast<uint64_t>(weightsDims_.back() * weightsDims_[weightsDims_.size() - 2]) *
         static_cast<uint64_t>(srcDims[1] / groups);
-    primitiveDesc_ = selectPrimitive(attributes_);
+    fewInputChannelsPerTap_ = filterShape[2] == 1 && filterShape[3] == 1 && filterShape[1] < 64;
+    // Compiled again for one thread: first on the input's own layout (an input reorder would
+    // take workspace the team's op may not have), else on the layout oneDNN picks.
+    bool chosen = false;
+    if (context.shareConstants && inputLayout) {
+      srcAny_ = *inputLayout;
+      try {
+        primitiveDesc_ = selectPrimitive(attributes_);
+        chosen = implementationOf(primitiveDesc_).rfind("ref", 0) != 0;
+      } catch (const dnnl::error&) {
+      }
+      if (!chosen) srcAny_ = memory::desc(srcDims, inputType, Tag::any);
+    }
+    team_ = !context.shareConstants;
+    if (!chosen) primitiveDesc_ = choosePrimitive(attributes_);
+    if (team_ && zeroPointInBias_ && !takenByOneThread(primitiveDesc_)) {
+      // oneDNN's brgemm convolutions pick a filter layout by the thread count, and an int8 filter
+      // is not copied for an op of one thread: with the source zero point its older kernels run,
+      // whose filter one thread takes too (the step can then run alone).
+      zeroPointInBias_ = false;
+      setAttributes();
+      primitiveDesc_ = choosePrimitive(attributes_);
+    }
     // Only oneDNN's reference int8 convolution, or too few input channels (not a grouped one): the
     // float path, on the dequantized filter.
-    floatPathPlanned_ =
-        implementationOf(primitiveDesc_).rfind("ref", 0) == 0 || (groups == 1 && srcDims[1] < 4);
+    const bool referenceOnly = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
+    floatPathPlanned_ = referenceOnly || (groups == 1 && srcDims[1] < 4);
+    if (referenceOnly && context.shareConstants && !(groups == 1 && srcDims[1] < 4)) {
+      // Compiled again for one thread: oneDNN has only its reference int8 convolution with these
+      // layouts (the team's op has another one): not this op (compileAloneOp tries the layouts
+      // oneDNN picks for one thread, else the step stays on the team).
+      throw dnnl::error(dnnl_unimplemented, "only the reference int8 convolution for one thread");
+    }
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
     if (floatPathPlanned_) {
@@ -151,14 +194,7 @@ class QuantizedConvolutionOp final : public CpuOp {
     for (graph::OperandId operand : folded_.operands()) {
       if (!context.isConstant(operand)) keyOperands_.push_back(operand);
     }
-    if (floatPathPlanned_ && context.shareConstants && context.constants) {
-      // Compiled again for one thread on the float path where the team's op runs int8 (oneDNN
-      // has only its reference int8 convolution for one thread there): the filter is read back
-      // from the team's packed one (it may have no plain copy).
-      if (const auto layout = context.constants->placedLayout(q_.weights)) {
-        packedWeights_ = context.packedConstant(q_.weights, plainWeightsDesc_, *layout);
-      }
-    }
+
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
@@ -258,9 +294,9 @@ class QuantizedConvolutionOp final : public CpuOp {
       }
       arguments.emplace(DNNL_ARG_SRC, source);
       arguments.emplace(DNNL_ARG_WEIGHTS, packedWeights_->memory());
-      if (inputZeroPoint_ != 0) {
+      if (primitiveZeroPoint_ != 0) {
         arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
-                          memory({{1}, DataType::s32, Tag::a}, engine_, &inputZeroPoint_));
+                          memory({{1}, DataType::s32, Tag::a}, engine_, &primitiveZeroPoint_));
       }
       executeWithScratchpad(*primitive_, primitiveDesc_, stream, std::move(arguments),
                             workspace ? workspace + reorderBytes_ + outputBytes_ : nullptr);
@@ -314,10 +350,10 @@ class QuantizedConvolutionOp final : public CpuOp {
                  {DNNL_ARG_WEIGHTS, packedWeights_->memory()},
                  {DNNL_ARG_DST, destination},
                  {DNNL_ARG_BIAS, memory(biasDesc(), engine_, const_cast<float*>(int8Bias_.data()))}};
-    if (inputZeroPoint_ != 0) {
+    if (primitiveZeroPoint_ != 0) {
       arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC,
                         memory({{1}, DataType::s32, Tag::a}, engine_,
-                               const_cast<int32_t*>(&inputZeroPoint_)));
+                               const_cast<int32_t*>(&primitiveZeroPoint_)));
     }
     folded_.addArguments(engine_, tensors, arguments);
     if (primitiveDesc_.scratchpad_desc().get_size() > 0) {
@@ -344,6 +380,60 @@ class QuantizedConvolutionOp final : public CpuOp {
   }
   memory::desc biasDesc() const { return memory::desc({outputChannels_}, DataType::f32, Tag::a); }
 
+  // Whether a primitive for one thread (the step compiled again to run alone: compileAloneOp)
+  // takes `chosen`'s layouts, its packed filter's above all: int8 filters are not copied for it,
+  // and oneDNN's brgemm convolutions pick a filter layout by the thread count.
+  bool takenByOneThread(const dnnl::convolution_forward::primitive_desc& chosen) const {
+    if (omp_get_max_threads() <= 1) return true;
+    ThreadCountScope one(1);
+    // As compileAloneOp makes it: the team's filter and destination layouts, the input's own
+    // layout or the one oneDNN picks.
+    for (const memory::desc& source : {inputDesc_, srcAny_}) {
+      try {
+        const dnnl::convolution_forward::primitive_desc alone(
+            descriptorOf(source, chosen.weights_desc(), biasDesc(), chosen.dst_desc()),
+            attributes_, engine_);
+        if (implementationOf(alone).rfind("ref", 0) != 0) return true;
+      } catch (const dnnl::error&) {
+      }
+    }
+    return false;
+  }
+
+  // `chosen`, or the first implementation after it whose layouts one thread takes too (the step
+  // runs alone when that is faster; a step without an op for one thread waits for the team).
+  dnnl::convolution_forward::primitive_desc shareableWithOneThread(
+      const dnnl::convolution_forward::primitive_desc& chosen) const {
+    if (takenByOneThread(chosen)) return chosen;
+    dnnl::convolution_forward::primitive_desc other = chosen;
+    while (other.next_impl()) {
+      if (implementationOf(other).rfind("ref", 0) == 0) break;
+      if (takenByOneThread(other)) return other;
+    }
+    return chosen;
+  }
+
+  // The int8 primitive's attributes: the folded post-ops, the source zero point unless it is in
+  // the bias, placeholder output scales (one per channel).
+  void setAttributes() {
+    primitiveZeroPoint_ = zeroPointInBias_ ? 0 : inputZeroPoint_;
+    attributes_ = opAttributes();
+    attributes_.set_post_ops(folded_.postOps());
+    if (primitiveZeroPoint_ != 0) {
+      attributes_.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    }
+    attributes_.set_output_scales(kPerChannel,
+                                  std::vector<float>(static_cast<size_t>(outputChannels_), 1.0f));
+  }
+
+  // The int8 convolution with `attributes`: selectPrimitive's, for the team one that one thread
+  // takes too.
+  dnnl::convolution_forward::primitive_desc choosePrimitive(
+      const dnnl::primitive_attr& attributes) const {
+    const auto chosen = selectPrimitive(attributes);
+    return team_ ? shareableWithOneThread(chosen) : chosen;
+  }
+
   // The int8 convolution with `attributes`, the layouts its implementation picks.
   dnnl::convolution_forward::primitive_desc selectPrimitive(
       const dnnl::primitive_attr& attributes) const {
@@ -353,12 +443,26 @@ class QuantizedConvolutionOp final : public CpuOp {
     // per-call tile setup): a 1x1 of 128 channels on 28x28 ran in 0.4 ms on AMX, 0.2 on VNNI;
     // 512 channels on 14x14 (51 M multiply-adds) the same; a 3x3 of 64 channels on 56x56
     // (116 M) 0.6 against 1.1. Below kAmxMinMultiplyAdds the step takes the first implementation
-    // that is not AMX, when there is one.
-    if (multiplyAdds_ < kAmxMinMultiplyAdds && isAmx(chosen)) {
+    // that is not AMX, when there is one; so does a 1x1 convolution of fewer than 64 input
+    // channels (a group's), whose products fill an AMX tile's 64 bytes of depth partly: 16 -> 32
+    // channels on 320x320 ran in 1.5 ms on AMX, 1.2 on VNNI; 48 -> 48 on 160x160 0.56 and 0.54;
+    // 96 -> 96 on 80x80 the same on both.
+    if ((multiplyAdds_ < kAmxMinMultiplyAdds || fewInputChannelsPerTap_) && isAmx(chosen)) {
       while (isAmx(chosen) && chosen.next_impl()) {
       }
       if (isAmx(chosen) || implementationOf(chosen).rfind("ref", 0) == 0) {
         chosen = dnnl::convolution_forward::primitive_desc(descriptor, attributes, engine_);
+      }
+    }
+    // A 1x1 image (a squeeze-and-excitation layer): not a brgemm convolution, whose packed
+    // filter's layout depends on the thread count there (the step compiled again for one thread
+    // could not share it, and would stay on the team); the first implementation after them.
+    if (dstAny_.dims()[2] * dstAny_.dims()[3] == 1 && isBrgemm(chosen)) {
+      dnnl::convolution_forward::primitive_desc other = chosen;
+      while ((isBrgemm(other) || isAmx(other)) && other.next_impl()) {
+      }
+      if (!isBrgemm(other) && !isAmx(other) && implementationOf(other).rfind("ref", 0) != 0) {
+        chosen = other;
       }
     }
     return chosen;
@@ -381,11 +485,24 @@ class QuantizedConvolutionOp final : public CpuOp {
     }
     folded_.fold(tensors, scales, bias);
     if (!scalesCarry(scales, bias)) return false;
+    if (zeroPointInBias_) {
+      // The bias is added to the int32 sums before the scales: - zeroPoint x the weights' sum.
+      std::vector<int8_t> unpacked;
+      const int8_t* filter = plainInt8Weights(tensors, q_.weights, packedWeights_.get(),
+                                              plainWeightsDesc_, engine_, unpacked);
+      const uint64_t perChannel = plainWeightsDesc_.get_size() / channels;
+      for (size_t c = 0; c < channels; ++c) {
+        int64_t sum = 0;
+        for (uint64_t i = 0; i < perChannel; ++i) sum += filter[c * perChannel + i];
+        bias[c] = static_cast<float>(static_cast<double>(bias[c]) -
+                                     static_cast<double>(inputZeroPoint_) * static_cast<double>(sum));
+      }
+    }
     if (!primitive_ || scales != outputScales_) {
       dnnl::primitive_attr attributes = attributes_;
       attributes.set_output_scales(kPerChannel, scales);
       try {
-        const auto descriptor = selectPrimitive(attributes);
+        const auto descriptor = choosePrimitive(attributes);
         if (implementationOf(descriptor) != implementationOf(primitiveDesc_) ||
             descriptor.src_desc() != primitiveDesc_.src_desc() ||
             descriptor.weights_desc() != primitiveDesc_.weights_desc() ||
@@ -535,6 +652,10 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   float inputScale_ = 1.0f;
   int32_t inputZeroPoint_ = 0;
+  // The int8 primitive's source zero point: the input's, or 0 when it is folded into the bias
+  // (zeroPointInBias_: a convolution without padding).
+  int32_t primitiveZeroPoint_ = 0;
+  bool zeroPointInBias_ = false;
   bool quantizedOutput_ = false;  // a fused quantizeLinear: a uint8 destination
   // The float path chosen at compile (oneDNN offers only its reference int8 implementation, or
   // fewer than 4 input channels), its workspace bytes.
@@ -546,6 +667,8 @@ class QuantizedConvolutionOp final : public CpuOp {
   dnnl::primitive_attr attributes_;
   memory::desc srcAny_, anyWeights_, dstAny_;  // what the int8 primitive is chosen on
   uint64_t multiplyAdds_ = 0;
+  bool fewInputChannelsPerTap_ = false;  // a 1x1 filter of fewer than 64 input channels
+  bool team_ = true;  // the team's op (not one compiled again for one thread)
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   std::optional<dnnl::convolution_forward> primitive_;  // made when the filter's scales are in
   FoldedPostOps folded_;                                // the int8 primitive's post-ops
