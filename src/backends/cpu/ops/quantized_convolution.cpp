@@ -502,11 +502,19 @@ class QuantizedConvolutionOp final : public CpuOp {
       dnnl::primitive_attr attributes = attributes_;
       attributes.set_output_scales(kPerChannel, scales);
       try {
-        const auto descriptor = choosePrimitive(attributes);
-        if (implementationOf(descriptor) != implementationOf(primitiveDesc_) ||
-            descriptor.src_desc() != primitiveDesc_.src_desc() ||
-            descriptor.weights_desc() != primitiveDesc_.weights_desc() ||
-            descriptor.dst_desc() != primitiveDesc_.dst_desc() ||
+        // The implementation chosen at compile, with its layouts (the first one that matches).
+        const std::string implementation = implementationOf(primitiveDesc_);
+        dnnl::convolution_forward::primitive_desc descriptor(
+            descriptorOf(srcAny_, anyWeights_, biasDesc(), dstAny_), attributes, engine_);
+        auto matches = [&] {
+          return implementationOf(descriptor) == implementation &&
+                 descriptor.src_desc() == primitiveDesc_.src_desc() &&
+                 descriptor.weights_desc() == primitiveDesc_.weights_desc() &&
+                 descriptor.dst_desc() == primitiveDesc_.dst_desc();
+        };
+        while (!matches() && descriptor.next_impl()) {
+        }
+        if (!matches() ||
             descriptor.scratchpad_desc().get_size() > primitiveDesc_.scratchpad_desc().get_size()) {
           return false;
         }
