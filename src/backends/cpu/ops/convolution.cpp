@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/ops/binding_cache.h"
 #include "backends/cpu/half_weights.h"
 
 namespace webnn::cpu {
@@ -162,11 +163,11 @@ class ConvolutionOp final : public CpuOp {
       reorderBytes_ = (srcDesc_.get_size() + 63) / 64 * 64;
     }
     scratchpadBytes_ = scratchpadBytes(primitiveDesc_);
-    keyOperands_ = {input_, output_};
-    if (bias_ && !context.isConstant(*bias_)) keyOperands_.push_back(*bias_);
+    bindings_.operands = {input_, output_};
+    if (bias_ && !context.isConstant(*bias_)) bindings_.operands.push_back(*bias_);
     for (const auto& input : postOps_.binaryInputs) {
       if (input.foldedIndex < 0 && !context.isConstant(input.operand)) {
-        keyOperands_.push_back(input.operand);
+        bindings_.operands.push_back(input.operand);
       }
     }
     halfWeights_ = HalfPackedWeights::create(context, filter_, plainWeightsDesc_,
@@ -184,8 +185,7 @@ class ConvolutionOp final : public CpuOp {
     if (halfWeights_) halfWeights_->prepare(dataOf(tensors, filter_));
     postOps_.prepare(tensors);
     // The constants' bytes may have moved: bind again.
-    std::lock_guard lock(boundMutex_);
-    bound_ = {};
+    bindings_.clear();
   }
 
   // The workspace: the reordered input, the blocked result (when reordered to plain after), the
@@ -208,25 +208,12 @@ class ConvolutionOp final : public CpuOp {
       executeUnbound(stream, tensors, workspace);
       return;
     }
-    Key key{};
-    if (keyOperands_.size() + 1 > key.size()) {
+    if (!bindings_.usable()) {
       executeUnbound(stream, tensors, workspace);
       return;
     }
-    key[0] = workspace;
-    for (size_t i = 0; i < keyOperands_.size(); ++i) key[i + 1] = dataOf(tensors, keyOperands_[i]);
-    std::shared_ptr<const Bound> bound;
-    {
-      std::lock_guard lock(boundMutex_);
-      for (const auto& candidate : bound_) {
-        if (candidate && candidate->key == key) bound = candidate;
-      }
-    }
-    if (!bound) {
-      bound = bind(tensors, workspace, key);
-      std::lock_guard lock(boundMutex_);
-      bound_[nextBound_++ % bound_.size()] = bound;
-    }
+    const auto bound = bindings_.get(
+        tensors, workspace, [&](const Key& key) { return bind(tensors, workspace, key); });
     if (inputReorder_) inputReorder_->execute(stream, bound->inputReorder);
     if (halfWeights_) halfWeights_->widenInto(bound->widened);
     primitive_.execute(stream, bound->arguments);
@@ -240,13 +227,13 @@ class ConvolutionOp final : public CpuOp {
 
  private:
   // The memory objects of a dispatch whose pointers are `key` (the workspace, then the
-  // keyOperands_'s: the input, the output, a bias or post-op operand that is not a constant):
+  // bindings_.operands's: the input, the output, a bias or post-op operand that is not a constant):
   // made once and reused while the pointers hold (an arena of the graph's pool, the same graph
   // inputs and outputs) and the constants stay where they are (prepareConstants() forgets them).
   // Each dnnl::memory costs about a microsecond to make and free (a 64-byte-aligned allocation of
   // about 1 KiB), and a convolution with its post-ops makes 5 to 8 of them: PaddleOCR cls (53
   // convolutions) spent 0.15 of its 1.1 ms so.
-  using Key = std::array<const void*, 8>;
+  using Key = BindingKey;
   struct Bound {
     Key key{};
     std::unordered_map<int, memory> arguments, inputReorder, outputReorder;
@@ -349,11 +336,8 @@ class ConvolutionOp final : public CpuOp {
   std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
   uint64_t halfWeightsBytes_ = 0;
   uint64_t scratchpadBytes_ = 0;
-  std::vector<graph::OperandId> keyOperands_;
   // The last two sets of bound memories (two dispatches at once on two arenas each keep theirs).
-  std::mutex boundMutex_;
-  std::array<std::shared_ptr<const Bound>, 2> bound_;
-  size_t nextBound_ = 0;
+  BindingCache<Bound> bindings_;
 };
 
 }  // namespace

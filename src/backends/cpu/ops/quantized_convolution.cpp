@@ -27,6 +27,7 @@
 #include <omp.h>
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/ops/binding_cache.h"
 #include "backends/cpu/executable.h"
 #include "backends/cpu/ops/quantized_operands.h"
 #include "core/element.h"
@@ -190,18 +191,15 @@ class QuantizedConvolutionOp final : public CpuOp {
       packedWeights_ =
           context.packedConstant(q_.weights, plainWeightsDesc_, primitiveDesc_.weights_desc());
     }
-    keyOperands_ = {q_.input, output_};
+    bindings_.operands = {q_.input, output_};
     for (graph::OperandId operand : folded_.operands()) {
-      if (!context.isConstant(operand)) keyOperands_.push_back(operand);
+      if (!context.isConstant(operand)) bindings_.operands.push_back(operand);
     }
 
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
-    {
-      std::lock_guard lock(boundMutex_);
-      bound_ = {};
-    }
+    bindings_.clear();
     const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
     const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
     const size_t count = tensors[q_.weightsScale].elementCount();
@@ -246,22 +244,9 @@ class QuantizedConvolutionOp final : public CpuOp {
   void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
                           std::byte* workspace) override {
     // The int8 primitive in a workspace: on the memory objects bound to these pointers.
-    if (!floatPath_ && workspace && primitive_ && keyOperands_.size() + 1 <= Key().size()) {
-      Key key{};
-      key[0] = workspace;
-      for (size_t i = 0; i < keyOperands_.size(); ++i) key[i + 1] = dataOf(tensors, keyOperands_[i]);
-      std::shared_ptr<const Bound> bound;
-      {
-        std::lock_guard lock(boundMutex_);
-        for (const auto& candidate : bound_) {
-          if (candidate && candidate->key == key) bound = candidate;
-        }
-      }
-      if (!bound) {
-        bound = bind(tensors, workspace, key);
-        std::lock_guard lock(boundMutex_);
-        bound_[nextBound_++ % bound_.size()] = bound;
-      }
+    if (!floatPath_ && workspace && primitive_ && bindings_.usable()) {
+      const auto bound = bindings_.get(
+          tensors, workspace, [&](const Key& key) { return bind(tensors, workspace, key); });
       if (inputReorder_) inputReorder_->execute(stream, bound->inputReorder);
       primitive_->execute(stream, bound->arguments);
       if (outputReorder_) outputReorder_->execute(stream, bound->outputReorder);
@@ -318,11 +303,11 @@ class QuantizedConvolutionOp final : public CpuOp {
 
  private:
   // The memory objects of a dispatch of the int8 primitive whose pointers are `key` (the
-  // workspace, then keyOperands_'s: the input, the output, the post-op operands that are not
+  // workspace, then bindings_.operands's: the input, the output, the post-op operands that are not
   // constants): made once and reused while the pointers hold; prepareConstants() forgets them
   // (the primitive, the packed filter or the bias may have moved). Each dnnl::memory costs about
   // a microsecond to make and free, and the step makes 5 to 9 (as ops/convolution.cpp).
-  using Key = std::array<const void*, 8>;
+  using Key = BindingKey;
   struct Bound {
     Key key{};
     std::unordered_map<int, memory> arguments, inputReorder, outputReorder;
@@ -681,10 +666,7 @@ class QuantizedConvolutionOp final : public CpuOp {
   std::optional<dnnl::convolution_forward> primitive_;  // made when the filter's scales are in
   FoldedPostOps folded_;                                // the int8 primitive's post-ops
   std::vector<float> outputScales_, int8Bias_;          // its output scales, its bias
-  std::vector<graph::OperandId> keyOperands_;           // the pointers a Bound is made for
-  std::mutex boundMutex_;
-  std::array<std::shared_ptr<const Bound>, 2> bound_;
-  size_t nextBound_ = 0;
+  BindingCache<Bound> bindings_;
   std::optional<dnnl::reorder> inputReorder_, outputReorder_;
   uint64_t reorderBytes_ = 0, outputBytes_ = 0;
   bool blockedOutput_ = false;

@@ -18,6 +18,7 @@
 
 #include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/ops/binding_cache.h"
 #include "backends/cpu/ops/quantized_operands.h"
 #include "core/host_buffer.h"
 
@@ -86,9 +87,9 @@ class QuantizedMatmulOp final : public CpuOp {
         dnnl::matmul::desc(inputDesc_, anyWeights_, biasDesc(), dstDesc_), attributes_, engine_);
     // Only oneDNN's reference int8 matmul: the float path, on the dequantized B.
     referenceOnly_ = implementationOf(primitiveDesc_).rfind("ref", 0) == 0;
-    keyOperands_ = {q_.input, output_};
+    bindings_.operands = {q_.input, output_};
     for (graph::OperandId operand : folded_.operands()) {
-      if (!context.isConstant(operand)) keyOperands_.push_back(operand);
+      if (!context.isConstant(operand)) bindings_.operands.push_back(operand);
     }
     if (!referenceOnly_) {
       packedWeights_ =
@@ -103,10 +104,7 @@ class QuantizedMatmulOp final : public CpuOp {
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
-    {
-      std::lock_guard lock(boundMutex_);
-      bound_ = {};
-    }
+    bindings_.clear();
     const auto* zeroPoints = static_cast<const int8_t*>(dataOf(tensors, q_.weightsZeroPoint));
     const auto* scales = static_cast<const float*>(dataOf(tensors, q_.weightsScale));
     const size_t count = tensors[q_.weightsScale].elementCount();
@@ -162,23 +160,10 @@ class QuantizedMatmulOp final : public CpuOp {
     }
     if (!primitive_) throw dnnl::error(dnnl_runtime_error, "the constants are not in");
     const bool scratchpad = primitiveDesc_.scratchpad_desc().get_size() > 0;
-    if ((workspace || !scratchpad) && keyOperands_.size() + 1 <= Key().size()) {
-      // On the memory objects bound to these pointers (as quantized_convolution.cpp).
-      Key key{};
-      key[0] = workspace;
-      for (size_t i = 0; i < keyOperands_.size(); ++i) key[i + 1] = dataOf(tensors, keyOperands_[i]);
-      std::shared_ptr<const Bound> bound;
-      {
-        std::lock_guard lock(boundMutex_);
-        for (const auto& candidate : bound_) {
-          if (candidate && candidate->key == key) bound = candidate;
-        }
-      }
-      if (!bound) {
-        bound = bind(tensors, workspace, key);
-        std::lock_guard lock(boundMutex_);
-        bound_[nextBound_++ % bound_.size()] = bound;
-      }
+    if ((workspace || !scratchpad) && bindings_.usable()) {
+      // On the memory objects bound to these pointers (binding_cache.h).
+      const auto bound = bindings_.get(
+          tensors, workspace, [&](const Key& key) { return bind(tensors, workspace, key); });
       primitive_->execute(stream, bound->arguments);
       return;
     }
@@ -200,9 +185,9 @@ class QuantizedMatmulOp final : public CpuOp {
 
  private:
   // The memory objects of a dispatch of the int8 primitive whose pointers are `key` (the
-  // workspace, then keyOperands_'s): made once, reused while the pointers hold, forgotten by
+  // workspace, then bindings_.operands's): made once, reused while the pointers hold, forgotten by
   // prepareConstants() (quantized_convolution.cpp's Bound).
-  using Key = std::array<const void*, 8>;
+  using Key = BindingKey;
   struct Bound {
     Key key{};
     std::unordered_map<int, memory> arguments;
@@ -327,10 +312,7 @@ class QuantizedMatmulOp final : public CpuOp {
   std::optional<dnnl::matmul> primitive_;  // made when B's scales are in
   FoldedPostOps folded_;                   // the int8 primitive's post-ops
   std::vector<float> outputScales_, int8Bias_;
-  std::vector<graph::OperandId> keyOperands_;  // the pointers a Bound is made for
-  std::mutex boundMutex_;
-  std::array<std::shared_ptr<const Bound>, 2> bound_;
-  size_t nextBound_ = 0;
+  BindingCache<Bound> bindings_;
   std::shared_ptr<PackedConstant> packedWeights_;
   std::vector<float> multipliers_;  // A's scale x B's scale, per column
   std::unique_ptr<FloatPath> floatPath_;
