@@ -1729,18 +1729,30 @@ void addQuantizationAndRecurrentCases() {
   // (in its primitive's layout) by a per-channel gate, a residual add of a plain graph input to it
   // (read transposed), plain operands with a scalar and a per-channel one, and values at the
   // edges (ties to even, saturation, infinities, NaN).
+  //
+  // The scales and the bias are dyadic (a few bits over a power of two) and the input's range
+  // keeps every partial sum of the convolution below 2^24 units of its last place, so the
+  // convolution is exact in float32 whatever the order of its sums or where the scales are
+  // applied, and the float glue after it rounds once: every backend must then give the same
+  // bytes. (With arbitrary scales a value a float32 ulp from a rounding tie quantizes one step
+  // apart on backends that sum in another order: lavapipe on Zen 5 did.)
   auto quantizedConvolution = [](CaseBuilder& b, T t, uint32_t channels, uint32_t height,
                                  uint32_t width) {
     MLGraphBuilder& g = b.builder();
-    const MLOperand scale = b.values(t, {}, {0.04});
+    const MLOperand scale = b.values(t, {}, {1.0 / 32});
     const MLOperand zero = b.values(T::Uint8, {}, {120});
     const MLOperand x = g.dequantizeLinear(
-        g.quantizeLinear(b.input(t, {1, 8, height, width}, {-5, 5}), scale, zero), scale, zero);
+        g.quantizeLinear(b.input(t, {1, 8, height, width}, {-3, 3}), scale, zero), scale, zero);
+    std::vector<double> filterScales(channels), bias(channels);
+    for (uint32_t c = 0; c < channels; ++c) {
+      filterScales[c] = (1 + (c * 7) % 16) / 1024.0;            // 0.001 .. 0.016
+      bias[c] = (static_cast<int>((c * 37) % 64) - 32) / 64.0;  // -0.5 .. 0.48
+    }
     const MLOperand filter = g.dequantizeLinear(
         b.constant(T::Int8, {channels, 8, 3, 3}, {-127, 127}),
-        b.constant(t, {channels, 1, 1, 1}, {0.001, 0.02}),
+        b.values(t, {channels, 1, 1, 1}, filterScales),
         b.values(T::Int8, {channels, 1, 1, 1}, std::vector<double>(channels, 0.0)));
-    return g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .bias = b.constant(t, {channels})});
+    return g.conv2d(x, filter, {.padding = {1, 1, 1, 1}, .bias = b.values(t, {channels}, bias)});
   };
   // The next quantized convolution (1x1) reads the glue's uint8 result (in its layout).
   auto nextConvolution = [](CaseBuilder& b, T t, const MLOperand& quantized, double scale,
@@ -1773,9 +1785,9 @@ void addQuantizationAndRecurrentCases() {
           MLGraphBuilder& g = b.builder();
           const MLOperand c = quantizedConvolution(b, t, 40, 9, 11);
           const MLOperand q = g.quantizeLinear(g.add(b.input(t, {1, 40, 9, 11}, {-3, 3}), c),
-                                               b.values(t, {}, {0.03}),
+                                               b.values(t, {}, {1.0 / 32}),
                                                b.values(T::Uint8, {}, {100}));
-          return intoConvolution ? nextConvolution(b, t, q, 0.03, 100, 40) : q;
+          return intoConvolution ? nextConvolution(b, t, q, 1.0 / 32, 100, 40) : q;
         },
         {T::Float32}, "a");
   }
