@@ -40,7 +40,7 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::Gemm:
       return kAnchor(createGemmOp, false);
     case OpType::ConvTranspose2d:
-      return {createDeconvolutionOp, kFloat32};
+      return kAnchor(createDeconvolutionOp, true);
     case OpType::Add:
     case OpType::Sub:
     case OpType::Mul:
