@@ -74,15 +74,14 @@ TEST(CpuOpTable, EveryImplementedOpNamesItsTypesAndOnlyProducersAnchorAChain) {
     }
     EXPECT_FALSE(entry.dataTypes.empty()) << name;
     if (entry.fusion == cpu::FusionRole::Anchor) {
-      EXPECT_TRUE(type == graph::OpType::Conv2d || type == graph::OpType::ConvTranspose2d ||
-                  type == graph::OpType::Matmul || type == graph::OpType::Gemm)
+      EXPECT_TRUE(type == graph::OpType::Conv2d || type == graph::OpType::Matmul ||
+                  type == graph::OpType::Gemm)
           << name;
     }
   }
   // The ops of the fast path today (a change here is a change of the fast path: see
   // tests/backends/cpu_known_fallbacks.inc for what runs on the reference kernel).
   EXPECT_TRUE(cpu::cpuOpEntry(graph::OpType::Conv2d).readsBlockedLayouts);
-  EXPECT_TRUE(cpu::cpuOpEntry(graph::OpType::ConvTranspose2d).readsBlockedLayouts);
   EXPECT_FALSE(cpu::cpuOpEntry(graph::OpType::Matmul).readsBlockedLayouts);
   EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Relu).fusion, cpu::FusionRole::PostOp);
   EXPECT_EQ(cpu::cpuOpEntry(graph::OpType::Softmax).fusion, cpu::FusionRole::None);
@@ -181,57 +180,6 @@ TEST(CpuPlan, AResidualAddAfterAConvolutionSaysWhyItWasNotFused) {
       << plan.operations[add].notFused;
   const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
   EXPECT_TRUE(plan.operations[conv].notFused.empty());
-}
-
-// PaddleOCR det's head: conv2d + batchNormalization + relu, then convTranspose2d, its bias add,
-// batchNormalization and relu, then convTranspose2d, its bias add and sigmoid. Each
-// convTranspose2d takes its bias add (as the primitive's bias, and nothing more: oneDNN 2.6 runs
-// a deconvolution's post-ops in a reference loop), reads the blocked layout its producer wrote (no
-// reorder step between them) and runs oneDNN's direct deconvolution, not the gemm one it picks on
-// plain nchw (x64:gemm:jit).
-TEST(CpuPlan, AConvTransposeReadsBlockedLayoutsAndTakesItsBiasAdd) {
-  MLContext context = createContext({.backend = "cpu"});
-  MLGraphBuilder b(context);
-  MLOperand x = b.input("x", {F32, {1, 32, 20, 20}});
-  auto normalized = [&](MLOperand value, uint32_t channels) {
-    return b.batchNormalization(value, filled(b, {F32, {channels}}, 0.5f),
-                                filled(b, {F32, {channels}}, 2.0f),
-                                {.scale = filled(b, {F32, {channels}}, 1.5f),
-                                 .bias = filled(b, {F32, {channels}}, 0.25f)});
-  };
-  auto bias = [&](uint32_t channels) { return filled(b, {F32, {1, channels, 1, 1}}, 0.5f); };
-  MLOperand head = b.relu(normalized(
-      b.conv2d(x, filled(b, {F32, {16, 32, 3, 3}}), {.padding = {1, 1, 1, 1}}), 16));
-  MLOperand up = b.relu(normalized(
-      b.add(b.convTranspose2d(head, filled(b, {F32, {16, 16, 2, 2}}), {.strides = {2, 2}}),
-            bias(16)),
-      16));
-  MLOperand map = b.sigmoid(b.add(
-      b.convTranspose2d(up, filled(b, {F32, {16, 1, 2, 2}}), {.strides = {2, 2}}), bias(1)));
-  MLGraph graph = b.build({{"y", map}});
-  const cpu::CpuPlan& plan = planOf(graph);
-  const graph::GraphIR& ir = irOf(graph);
-  const auto deconvolutions = operationsOf(ir, graph::OpType::ConvTranspose2d);
-  ASSERT_EQ(deconvolutions.size(), 2u);
-  for (uint32_t deconvolution : deconvolutions) {
-    EXPECT_EQ(plan.operations[deconvolution].kind, Kind::Step);
-    const size_t step = plan.operations[deconvolution].step;
-    EXPECT_EQ(plan.steps[step].types, "convTranspose2d+add");
-    EXPECT_FALSE(plan.steps[step].isFallback());
-    EXPECT_EQ(plan.steps[step].implementation.find("gemm"), std::string::npos)
-        << plan.steps[step].implementation;
-  }
-  // What follows each runs alone, and says why.
-  for (graph::OpType type : {graph::OpType::BatchNormalization, graph::OpType::Sigmoid}) {
-    const uint32_t operation = operationsOf(ir, type).back();
-    EXPECT_EQ(plan.operations[operation].kind, Kind::Step);
-    EXPECT_NE(plan.operations[operation].notFused.find("convTranspose2d"), std::string::npos)
-        << plan.operations[operation].notFused;
-  }
-  // The first reads the conv2d's blocked result: no reorder between them.
-  const uint32_t conv = operationsOf(ir, graph::OpType::Conv2d).at(0);
-  EXPECT_EQ(plan.steps[plan.operations[conv].step].implementation.find("reorder to plain"),
-            std::string::npos);
 }
 
 TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {

@@ -486,30 +486,6 @@ std::optional<FusedPostOp> biasRowOf(const graph::GraphIR& ir, const graph::Oper
       .kind = FusedPostOp::Kind::Binary, .algorithm = dnnl::algorithm::binary_add, .other = *other};
 }
 
-// add(value, bias) after a convTranspose2d without a bias of its own, with bias a float32
-// constant of one value per output channel (axis 1 of nchw, 3 of nhwc, broadcast over the rest):
-// the deconvolution's bias.
-std::optional<FusedPostOp> deconvolutionBiasOf(const graph::GraphIR& ir,
-                                               const graph::Operation& anchor,
-                                               const graph::Operation& next) {
-  const auto& attributes = anchor.attributesAs<graph::ConvTranspose2dAttributes>();
-  if (attributes.bias || next.type != graph::OpType::Add) return std::nullopt;
-  const graph::OperandId value = anchor.outputs[0];
-  const auto other = otherInput(next, value);
-  if (!other || !isConstant(ir, *other) || !isFloat32(ir, *other)) return std::nullopt;
-  const auto& outputShape = ir.descriptor(value).shape;
-  if (ir.descriptor(next.outputs[0]).shape != outputShape) return std::nullopt;
-  const auto& shape = ir.descriptor(*other).shape;
-  if (outputShape.size() != 4 || shape.size() > 4) return std::nullopt;
-  const size_t channelAxis = attributes.inputLayout == MLInputOperandLayout::Nhwc ? 3 : 1;
-  for (size_t d = 0; d < 4; ++d) {  // right-aligned
-    const uint32_t extent = d + shape.size() >= 4 ? shape[d + shape.size() - 4] : 1;
-    if (extent != (d == channelAxis ? outputShape[d] : 1)) return std::nullopt;
-  }
-  return FusedPostOp{
-      .kind = FusedPostOp::Kind::Binary, .algorithm = dnnl::algorithm::binary_add, .other = *other};
-}
-
 }  // namespace
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
@@ -538,34 +514,6 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       chain.blockQuantized = std::move(weights);
       for (size_t fused : chain.operations) plan.anchorOf[fused] = static_cast<int32_t>(i);
       plan.chains[i] = std::move(chain);
-      continue;
-    }
-    // oneDNN 2.6 applies a deconvolution's post-ops in a reference loop after its direct kernel
-    // (PaddleOCR det's head: 448 ms against 8 ms for the two convTranspose2d alone): the chain
-    // takes only a bias add, as the primitive's bias; what follows runs as steps of its own.
-    if (anchor.type == graph::OpType::ConvTranspose2d) {
-      const graph::OperandId value = anchor.outputs[0];
-      const auto consumers = ir.consumersOf(value);
-      if (ir.isGraphOutput(value) || consumers.size() != 1 || plan.anchorOf[consumers[0]] >= 0) {
-        continue;
-      }
-      const graph::Operation& next = ir.operations[consumers[0]];
-      graph::OperandId after = value;
-      if (auto bias = deconvolutionBiasOf(ir, anchor, next)) {
-        chain.operations = {consumers[0]};
-        chain.postOps = {*bias};
-        chain.output = after = next.outputs[0];
-        plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
-        plan.chains[i] = std::move(chain);
-      }
-      const auto following = ir.consumersOf(after);
-      if (!ir.isGraphOutput(after) && following.size() == 1 && plan.anchorOf[following[0]] < 0 &&
-          (postOpsOf(ir, ir.operations[following[0]], after) ||
-           batchNormalizationPostOp(ir, ir.operations[following[0]], after))) {
-        plan.notFused[following[0]] =
-            "after convTranspose2d (oneDNN 2.6 runs a deconvolution's post-ops in a reference "
-            "loop: only a bias add is taken, as its bias)";
-      }
       continue;
     }
     if (auto quantized = quantizedAnchorOf(ir, anchor, i);

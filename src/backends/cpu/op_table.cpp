@@ -40,7 +40,7 @@ constexpr CpuOpEntry entryOf(OpType type) {
     case OpType::Gemm:
       return kAnchor(createGemmOp, false);
     case OpType::ConvTranspose2d:
-      return kAnchor(createDeconvolutionOp, true);
+      return {createDeconvolutionOp, kFloat32};
     case OpType::Add:
     case OpType::Sub:
     case OpType::Mul:
