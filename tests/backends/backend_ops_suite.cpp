@@ -570,6 +570,34 @@ void addConvolutionCases() {
                                        b.constant(t, {17, 9, 2, 2}, kSmall),
                                        {.strides = {2, 2}, .bias = b.constant(t, {9})});
   });
+  // Followed by the add of a per-channel constant (PaddleOCR det's head), after a conv2d (whose
+  // result the cpu backend may keep blocked), then a relu; the same on nhwc; and a constant that
+  // is not per channel.
+  add("convTranspose2d after conv2d, then a per-channel add and relu", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand x = g.conv2d(b.input(t, {1, 8, 9, 7}), b.constant(t, {16, 8, 3, 3}, kSmall),
+                                     {.padding = {1, 1, 1, 1}});
+        const MLOperand up =
+            g.convTranspose2d(x, b.constant(t, {16, 16, 2, 2}, kSmall), {.strides = {2, 2}});
+        return g.relu(g.add(up, b.constant(t, {16, 1, 1}, {-1, 1})));
+      });
+  add("convTranspose2d nhwc, then a per-channel add", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand up =
+        g.convTranspose2d(b.input(t, {1, 5, 6, 16}), b.constant(t, {3, 2, 2, 16}, kSmall),
+                          {.strides = {2, 2},
+                           .inputLayout = MLInputOperandLayout::Nhwc,
+                           .filterLayout = MLConvTranspose2dFilterOperandLayout::Ohwi});
+    return g.add(b.constant(t, {3}, {-1, 1}), up);
+  });
+  add("convTranspose2d, then an add of a constant per row", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand up = g.convTranspose2d(
+            b.input(t, {1, 16, 5, 6}), b.constant(t, {16, 3, 2, 2}, kSmall), {.strides = {2, 2}});
+        return g.add(up, b.constant(t, {10, 1}, {-1, 1}));
+      });
   using Pool = MLOperand (MLGraphBuilder::*)(const MLOperand&, const MLPool2dOptions&);
   const std::pair<O, Pool> pools[] = {{O::AveragePool2d, &MLGraphBuilder::averagePool2d},
                                       {O::MaxPool2d, &MLGraphBuilder::maxPool2d},
