@@ -520,6 +520,34 @@ void addConvolutionCases() {
   add("conv2d implicit gemm, pointwise", O::Conv2d, [](CaseBuilder& b, T t) {
     return b.builder().conv2d(b.input(t, {1, 32, 7, 5}), b.constant(t, {24, 32, 1, 1}));
   });
+  // Residual adds after a conv2d (the cpu backend sums into the residual's buffer when nothing
+  // reads it after): an inverted residual block with a batchNormalization and a relu after the
+  // add; the residual read again after the add; and a residual in a plain layout (a concat's
+  // result) with the add's result a graph output.
+  add("conv2d summed into an inverted residual block's input", O::Conv2d, [](CaseBuilder& b, T t) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand x = g.conv2d(b.input(t, {1, 8, 9, 11}), b.constant(t, {16, 8, 3, 3}, kSmall),
+                                 {.padding = {1, 1, 1, 1}});
+    const MLOperand expanded = g.relu(g.conv2d(x, b.constant(t, {32, 16, 1, 1}, kSmall)));
+    const MLOperand projected =
+        g.batchNormalization(g.conv2d(expanded, b.constant(t, {16, 32, 1, 1}, kSmall)),
+                             b.constant(t, {16}), b.constant(t, {16}, {0.5, 2}));
+    return g.averagePool2d(g.relu(g.add(x, projected)));
+  });
+  add("conv2d with a residual read again after the add", O::Conv2d, [](CaseBuilder& b, T t) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand x = g.conv2d(b.input(t, {1, 8, 6, 7}), b.constant(t, {16, 8, 3, 3}, kSmall),
+                                 {.padding = {1, 1, 1, 1}});
+    // (Small weights: the add does not cancel, which would amplify rounding differences.)
+    const MLOperand summed = g.add(g.conv2d(x, b.constant(t, {16, 16, 1, 1}, {-0.05, 0.05})), x);
+    return g.mul(g.relu(summed), x);
+  });
+  add("conv2d with a plain residual, into a graph output", O::Conv2d, [](CaseBuilder& b, T t) {
+    MLGraphBuilder& g = b.builder();
+    const MLOperand x = g.concat({b.input(t, {1, 8, 5, 6}), b.input(t, {1, 8, 5, 6})}, 1);
+    const MLOperand s = g.relu(g.add(g.conv2d(x, b.constant(t, {16, 16, 1, 1}, kSmall)), x));
+    return g.add(g.conv2d(s, b.constant(t, {16, 16, 3, 3}, kSmall), {.padding = {1, 1, 1, 1}}), s);
+  });
   add("convTranspose2d", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
     return b.builder().convTranspose2d(b.input(t, {1, 3, 4, 4}), b.constant(t, {3, 2, 3, 3}));
   });

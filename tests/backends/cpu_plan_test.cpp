@@ -182,6 +182,83 @@ TEST(CpuPlan, AResidualAddAfterAConvolutionSaysWhyItWasNotFused) {
   EXPECT_TRUE(plan.operations[conv].notFused.empty());
 }
 
+// An inverted residual block (MobileNetV3, PaddleOCR cls): x -> conv2d -> conv2d, then
+// relu(add(that, x)). x is read by the block's first conv2d, in an earlier step, and by the add:
+// the block's last conv2d sums into x's buffer (a sum post-op) and writes its result there.
+TEST(CpuPlan, AConvolutionSumsIntoAResidualNothingReadsAfter) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand input = b.input("input", {F32, {1, 8, 12, 12}});
+  MLOperand x = b.conv2d(input, filled(b, {F32, {16, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand expanded = b.relu(b.conv2d(x, filled(b, {F32, {32, 16, 1, 1}})));
+  MLOperand projected = b.conv2d(expanded, filled(b, {F32, {16, 32, 1, 1}}));
+  MLOperand block = b.relu(b.add(projected, x));
+  MLGraph graph = b.build({{"y", b.averagePool2d(block)}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const size_t summing = stepOf(plan, "conv2d+add+relu");
+  const cpu::PlanStep& step = plan.steps[summing];
+  const graph::OperandId residual =
+      ir.operations[operationsOf(ir, graph::OpType::Conv2d).at(0)].outputs[0];
+  ASSERT_TRUE(step.outputInto.has_value());
+  EXPECT_EQ(*step.outputInto, residual);
+  EXPECT_EQ(step.implementation.find("gemm"), std::string::npos) << step.implementation;
+  // One buffer for the two, kept until the pooling read the result.
+  const graph::OperandId output = step.writes.front();
+  EXPECT_EQ(plan.arena.offsets[output], plan.arena.offsets[residual]);
+  EXPECT_NE(plan.arena.offsets[residual], graph::kNotPlanned);
+  for (const cpu::PlanStep& other : plan.steps) EXPECT_NE(other.types, "add");
+}
+
+// Where the residual is read after the add, or the chain ends in a graph output (the caller's
+// tensor, not the residual's buffer), or the residual is the summing step's own input, the add
+// stays a step and says why.
+TEST(CpuPlan, AResidualReadLaterOrAGraphOutputIsNotSummedInto) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand input = b.input("input", {F32, {1, 16, 8, 8}});
+  MLOperand x = b.conv2d(input, filled(b, {F32, {16, 16, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand readLater = b.add(b.conv2d(x, filled(b, {F32, {16, 16, 1, 1}})), x);
+  MLOperand later = b.mul(readLater, x);  // x read after the add
+  MLOperand x2 = b.conv2d(later, filled(b, {F32, {16, 16, 1, 1}}));
+  MLOperand toOutput = b.add(b.conv2d(x2, filled(b, {F32, {16, 16, 1, 1}})), x2);
+  MLGraph graph = b.build({{"y", toOutput}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const auto adds = operationsOf(ir, graph::OpType::Add);
+  ASSERT_EQ(adds.size(), 2u);
+  for (uint32_t add : adds) {
+    EXPECT_EQ(plan.operations[add].kind, Kind::Step);
+    EXPECT_EQ(plan.steps[plan.operations[add].step].types, "add");
+  }
+  EXPECT_NE(plan.operations[adds[0]].notFused.find("read after the add"), std::string::npos)
+      << plan.operations[adds[0]].notFused;
+  EXPECT_NE(plan.operations[adds[1]].notFused.find("graph output"), std::string::npos)
+      << plan.operations[adds[1]].notFused;
+  for (const cpu::PlanStep& step : plan.steps) EXPECT_FALSE(step.outputInto.has_value());
+}
+
+// A residual in a plain layout (a concat's result): the conv2d would have to write plain nchw, on
+// which oneDNN runs a gemm convolution; the chain then stops before the add (the conv2d keeps its
+// batchNormalization), and the add runs as a step that says why.
+TEST(CpuPlan, APlainResidualEndsTheChainBeforeTheAdd) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x =
+      b.concat({b.input("a", {F32, {1, 16, 6, 6}}), b.input("b", {F32, {1, 16, 6, 6}})}, 1);
+  MLOperand y = b.batchNormalization(b.conv2d(x, filled(b, {F32, {32, 32, 1, 1}})),
+                                     filled(b, {F32, {32}}, 0.5f), filled(b, {F32, {32}}, 2.0f));
+  MLGraph graph = b.build({{"y", b.averagePool2d(b.relu(b.add(y, x)))}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  const graph::GraphIR& ir = irOf(graph);
+  const uint32_t add = operationsOf(ir, graph::OpType::Add).at(0);
+  EXPECT_EQ(plan.operations[add].kind, Kind::Step);
+  EXPECT_NE(plan.operations[add].notFused.find("not summed into"), std::string::npos)
+      << plan.operations[add].notFused;
+  stepOf(plan, "conv2d+batchNormalization");
+  for (const cpu::PlanStep& step : plan.steps) EXPECT_FALSE(step.outputInto.has_value());
+}
+
 TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "backends/cpu/cpu_constant_slot.h"
@@ -115,6 +116,41 @@ class PlanCompiler {
     return copy;
   }
 
+  // Why a step running `chain` (reading `inputs`) cannot write into `residual`'s buffer (a sum
+  // post-op), or empty: the buffer must be one an earlier step wrote (in the arena: not a graph
+  // input, nor the base of a matmul's strided view), the step must not read it otherwise, and
+  // every other reader of it must have run in an earlier step.
+  std::string whyNotSummedInto(graph::OperandId residual, const FusionChain& chain,
+                               const std::vector<graph::OperandId>& inputs) const {
+    bool written = false;
+    for (const PlanStep& step : plan_.steps) {
+      written = written ||
+                std::find(step.writes.begin(), step.writes.end(), residual) != step.writes.end();
+    }
+    if (!written) return "the residual it would sum into has no buffer of its own";
+    if (std::find(inputs.begin(), inputs.end(), residual) != inputs.end()) {
+      return "the step reads the residual it would sum into";
+    }
+    for (const FusedPostOp& postOp : chain.postOps) {
+      if (postOp.kind == FusedPostOp::Kind::Binary && postOp.other == residual) {
+        return "the step reads the residual it would sum into";
+      }
+    }
+    for (uint32_t consumer : ir_.consumersOf(residual)) {
+      if (std::find(chain.operations.begin(), chain.operations.end(), consumer) !=
+          chain.operations.end()) {
+        continue;
+      }
+      const OperationPlacement& placement = plan_.operations[consumer];
+      const bool ran = placement.kind == OperationPlacement::Kind::Step ||
+                       placement.kind == OperationPlacement::Kind::Fused;
+      if (!ran || placement.step >= plan_.steps.size()) {
+        return "the residual it would sum into is read by a later step";
+      }
+    }
+    return {};
+  }
+
   // Whether every consumer of `id` may read it blocked (and it is not a graph output).
   bool consumersReadBlocked(graph::OperandId id) const {
     if (ir_.isGraphOutput(id)) return false;
@@ -173,6 +209,20 @@ class PlanCompiler {
       inputs[1] = weights.weights;
       inputs.insert(inputs.end(), {weights.scale, weights.zeroPoint});
     }
+    // A residual the step sums into: its buffer must be one a step of its own wrote (not a
+    // graph input, nor the base of a matmul's strided view).
+    std::optional<graph::OperandId> sumInto;
+    if (chain) {
+      for (const FusedPostOp& postOp : chain->postOps) {
+        if (postOp.kind == FusedPostOp::Kind::Sum) sumInto = postOp.other;
+      }
+    }
+    if (sumInto) {
+      if (const std::string whyNot = whyNotSummedInto(*sumInto, *chain, inputs); !whyNot.empty()) {
+        if (whyNotFused) *whyNotFused = whyNot;
+        return false;
+      }
+    }
     context.plainOutput = operation.outputs.size() != 1 || !consumersReadBlocked(output);
     const bool readsBlocked = cpuOpEntry(operation.type).readsBlockedLayouts;
     context.inputsPlain = !readsBlocked;
@@ -217,9 +267,12 @@ class PlanCompiler {
           step.types += "+" + std::string(graph::specName(ir_.operations[fused].type));
       }
       for (const FusedPostOp& postOp : chain->postOps) {
-        if (postOp.kind == FusedPostOp::Kind::Binary) step.reads.push_back(postOp.other);
+        if (postOp.kind == FusedPostOp::Kind::Binary || postOp.kind == FusedPostOp::Kind::Sum) {
+          step.reads.push_back(postOp.other);
+        }
       }
       step.writes = {output};
+      step.outputInto = sumInto;
     } else {
       step.writes = views && views->output ? std::vector{output} : operation.outputs;
     }
@@ -259,6 +312,44 @@ class PlanCompiler {
     step.recipe.inputsPlain = context.inputsPlain;
     step.recipe.plainOutput = context.plainOutput;
     plan_.steps.push_back(std::move(step));
+    return true;
+  }
+
+  // With fusion_.chains[anchor] summing into a residual: compiles the chain up to the add (or the
+  // anchor alone, or every operation alone when no implementation takes that either), then the
+  // add and the operations after it one by one. False when the chain has no sum.
+  bool compileWithoutSum(size_t anchor, const std::string& whyNot) {
+    FusionChain& chain = *fusion_.chains[anchor];
+    const auto sum = std::find_if(chain.postOps.begin(), chain.postOps.end(),
+                                  [](const auto& op) { return op.kind == FusedPostOp::Kind::Sum; });
+    if (sum == chain.postOps.end()) return false;
+    const graph::OperandId residual = sum->other;
+    const auto add = std::find_if(chain.operations.begin(), chain.operations.end(), [&](size_t op) {
+      const auto& inputs = ir_.operations[op].inputs;
+      return std::find(inputs.begin(), inputs.end(), residual) != inputs.end();
+    });
+    const std::vector<size_t> rest(add, chain.operations.end());
+    const auto& addInputs = ir_.operations[*add].inputs;
+    chain.output = addInputs[0] == residual ? addInputs[1] : addInputs[0];
+    chain.operations.erase(add, chain.operations.end());
+    chain.postOps.erase(sum, chain.postOps.end());
+    for (size_t operation : rest) fusion_.anchorOf[operation] = -1;
+    plan_.operations[rest.front()].notFused =
+        "a whole-tensor operand after conv2d, not summed into: " + whyNot;
+    std::string whyNotShorter;
+    if (chain.operations.empty() || !compileOperation(anchor, &chain, &whyNotShorter)) {
+      std::vector<size_t> operations = chain.operations;
+      fusion_.chains[anchor].reset();
+      for (size_t fused : operations) fusion_.anchorOf[fused] = -1;
+      if (!operations.empty()) {
+        plan_.operations[operations.front()].notFused =
+            "conv2d with its post-ops: " + whyNotShorter;
+      }
+      operations.push_back(anchor);
+      std::sort(operations.begin(), operations.end());
+      for (size_t operation : operations) compileOperation(operation, nullptr);
+    }
+    for (size_t operation : rest) compileOperation(operation, nullptr);
     return true;
   }
 
@@ -349,6 +440,10 @@ class PlanCompiler {
           if (output) compileOperation(output->operation, nullptr);
           continue;
         }
+        // A chain summing into a residual that the step cannot take (the conv2d would write a
+        // layout its consumers do not read, or oneDNN has no direct convolution writing the
+        // residual's): the chain up to the add, then the add and what follows as steps.
+        if (compileWithoutSum(anchor, whyNot)) continue;
         // No implementation takes the chain: its operations one by one (the anchor among them, in
         // graph order), and the views after it run as steps (the last one of the chain writes
         // their input).
@@ -385,10 +480,21 @@ class PlanCompiler {
   void planActivations() {
     std::vector<graph::Lifetime> lifetimes;
     std::vector<int64_t> lifetimeOf(plan_.tensorCount, -1);
+    // A step's output written into a residual's buffer (outputInto): one lifetime for both,
+    // from the residual's definition to the output's last reader.
+    std::vector<std::pair<graph::OperandId, graph::OperandId>> sharing;
     for (size_t s = 0; s < plan_.steps.size(); ++s) {
       const PlanStep& step = plan_.steps[s];
       const uint32_t index = static_cast<uint32_t>(s);
       for (graph::OperandId id : step.writes) {
+        if (step.outputInto && id == step.writes.front()) {
+          const auto residual = lifetimeOf.at(*step.outputInto);
+          if (residual < 0)
+            throw std::logic_error("cpu plan: a sum into a tensor outside the arena");
+          lifetimeOf[id] = residual;
+          sharing.emplace_back(id, *step.outputInto);
+          continue;
+        }
         const bool ownOperand = id < ir_.operands.size();
         if (ownOperand &&
             (ir_.operand(id).kind != graph::OperandKind::Intermediate || ir_.isGraphOutput(id))) {
@@ -410,6 +516,9 @@ class PlanCompiler {
       }
     }
     plan_.arena = graph::planArena(lifetimes, plan_.tensorCount);
+    for (const auto& [output, residual] : sharing) {
+      plan_.arena.offsets[output] = plan_.arena.offsets[residual];
+    }
     plan_.lifetimes = std::move(lifetimes);
   }
 

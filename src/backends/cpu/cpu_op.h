@@ -57,8 +57,11 @@ class CpuOp {
 // Operations fused into a step after its main operation (conv2d, matmul, gemm) as oneDNN
 // post-ops: element-wise activations, binary ops with another operand (a bias, a residual), and
 // batchNormalization (folded into a per-channel multiply-add when its constants are in).
+// Sum: add(value, other) with `other` a whole tensor (a residual) that nothing reads after it: the
+// step writes its result into `other`'s buffer and oneDNN's sum post-op adds what was there
+// (compiler.cpp gives the two one buffer, PlanStep::outputInto).
 struct FusedPostOp {
-  enum class Kind { Eltwise, Binary, BatchNormalization } kind = Kind::Eltwise;
+  enum class Kind { Eltwise, Binary, BatchNormalization, Sum } kind = Kind::Eltwise;
   dnnl::algorithm algorithm = dnnl::algorithm::undef;
   float alpha = 0, beta = 0;   // eltwise parameters; batchNormalization: alpha is epsilon
   graph::OperandId other = 0;  // binary: the other operand; batchNormalization: the mean

@@ -486,6 +486,32 @@ std::optional<FusedPostOp> biasRowOf(const graph::GraphIR& ir, const graph::Oper
       .kind = FusedPostOp::Kind::Binary, .algorithm = dnnl::algorithm::binary_add, .other = *other};
 }
 
+// Why operation `add`, add(value, residual) with `residual` a whole tensor, cannot be a sum
+// post-op of `chain` (the anchor's step writing into the residual's buffer); empty when it can: an
+// add (the sum adds), one sum per chain on a float32 conv2d, and a residual that an operation
+// computed, that the caller does not see and that nothing reads after the add (the step
+// overwrites it; the compiler checks that its other readers ran in earlier steps).
+std::string residualSumUnfit(const graph::GraphIR& ir, uint32_t add, graph::OperandId residual,
+                             const FusionChain& chain) {
+  const graph::Operation& next = ir.operations[add];
+  if (next.type != graph::OpType::Add) return "not an add";
+  if (chain.quantized) return "a quantized convolution";
+  for (const FusedPostOp& postOp : chain.postOps) {
+    if (postOp.kind == FusedPostOp::Kind::Sum) return "the chain sums one already";
+  }
+  if (ir.operand(residual).kind != graph::OperandKind::Intermediate) {
+    return "the residual is not computed by the graph";
+  }
+  if (ir.isGraphOutput(residual)) return "the residual is a graph output";
+  for (uint32_t consumer : ir.consumersOf(residual)) {
+    if (consumer > add) return "the residual is read after the add";
+  }
+  if (ir.descriptor(residual).shape != ir.descriptor(next.outputs[0]).shape) {
+    return "the residual is broadcast";
+  }
+  return {};
+}
+
 }  // namespace
 
 FusionPlan planFusions(const graph::GraphIR& ir) {
@@ -529,6 +555,12 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       chain.quantized = quantized;
     }
     graph::OperandId value = anchor.outputs[0];
+    // Where the chain took a residual sum: its place in operations and postOps, the value before.
+    struct SumAt {
+      size_t operation, postOp;
+      graph::OperandId before;
+    };
+    std::optional<SumAt> sumAt;
     for (;;) {
       if (ir.isGraphOutput(value)) break;
       if (auto hardSwish = hardSwishPattern(ir, value);
@@ -557,15 +589,30 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       auto postOps = postOpsOf(ir, next, value);
       // oneDNN 2.6's direct convolutions take binary post-ops that broadcast (bias, per-channel
       // scale) but not a whole tensor (a residual): with one they fall back to gemm or the
-      // reference. The residual add stays a step of its own after a convolution.
+      // reference. A residual add that is the last reader of its other operand is a sum post-op
+      // instead (the convolution writes into that operand's buffer); otherwise it stays a step
+      // of its own after the convolution.
       if (postOps && anchor.type == graph::OpType::Conv2d &&
           postOps->front().kind == FusedPostOp::Kind::Binary &&
           ir.descriptor(postOps->front().other).elementCount() ==
               ir.descriptor(value).elementCount()) {
-        plan.notFused[consumers[0]] =
-            "a whole-tensor operand after conv2d (oneDNN 2.6's direct convolutions take only "
-            "broadcast binary post-ops)";
-        break;
+        const graph::OperandId residual = postOps->front().other;
+        std::string whyNot = residualSumUnfit(ir, consumers[0], residual, chain);
+        if (whyNot.empty() && chain.postOps.size() + 1 > kMaxPostOps) {
+          whyNot = "the chain has its most post-ops";
+        }
+        if (!whyNot.empty()) {
+          plan.notFused[consumers[0]] =
+              "a whole-tensor operand after conv2d (oneDNN 2.6's direct convolutions take only "
+              "broadcast binary post-ops, and it cannot be summed into: " +
+              whyNot + ")";
+          break;
+        }
+        sumAt = {chain.operations.size(), chain.postOps.size(), value};
+        chain.operations.push_back(consumers[0]);
+        chain.postOps.push_back({.kind = FusedPostOp::Kind::Sum, .other = residual});
+        value = next.outputs[0];
+        continue;
       }
       if (!postOps) break;
       if (chain.postOps.size() + postOps->size() > kMaxPostOps) {
@@ -591,6 +638,18 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
           value = ir.operations[consumers[0]].outputs[0];
         }
       }
+    }
+    // A sum writes into the residual's buffer, which a graph output (the caller's tensor) is
+    // not: the chain then ends before the sum.
+    if (sumAt && ir.isGraphOutput(value)) {
+      const size_t add = chain.operations[sumAt->operation];
+      chain.operations.resize(sumAt->operation);
+      chain.postOps.resize(sumAt->postOp);
+      value = sumAt->before;
+      plan.notFused[add] =
+          "a whole-tensor operand after conv2d (oneDNN 2.6's direct convolutions take only "
+          "broadcast binary post-ops, and it cannot be summed into: the chain ends in a graph "
+          "output)";
     }
     if (chain.operations.empty()) continue;
     chain.output = value;

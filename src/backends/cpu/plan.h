@@ -38,6 +38,9 @@ struct PlanStep {
   std::vector<graph::OperandId> zeroedOutputs;  // zeroed before the op runs (reference kernels)
   graph::OperandId workspace = 0;               // a tensor of the arena plan, when used
   uint64_t workspaceBytes = 0;
+  // The tensor whose buffer the step writes its output into (a residual its conv2d sums into,
+  // FusedPostOp::Kind::Sum): the arena gives the two one place.
+  std::optional<graph::OperandId> outputInto;
 
   bool isFallback() const { return !fallbackReason.empty(); }
 

@@ -36,6 +36,11 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
       result.postOps.append_eltwise(1.0f, postOp.algorithm, postOp.alpha, postOp.beta);
       continue;
     }
+    if (postOp.kind == FusedPostOp::Kind::Sum) {  // what the destination holds, added
+      if (rowsFolded) return std::nullopt;
+      result.postOps.append_sum(1.0f);
+      continue;
+    }
     if (postOp.kind == FusedPostOp::Kind::BatchNormalization) {
       if (rowsFolded) return std::nullopt;
       // Channels on dimension 1 of the output: [1, C, 1, ...].

@@ -71,9 +71,26 @@ class ConvolutionOp final : public CpuOp {
         nhwc ? inputDesc_ : memory::desc(srcDims, memory::data_type::f32, Tag::any);
     const memory::desc blockedDst =
         context.outputLayoutOr(output_, memory::desc(dstDims, memory::data_type::f32, Tag::any));
-    const memory::desc dstDesc = context.plainOutput || nhwc
-                                     ? memory::desc(dstDims, memory::data_type::f32, activationTag)
-                                     : blockedDst;
+    memory::desc dstDesc = context.plainOutput || nhwc
+                               ? memory::desc(dstDims, memory::data_type::f32, activationTag)
+                               : blockedDst;
+    // A residual summed into (FusedPostOp::Kind::Sum): the result goes in its buffer, so in its
+    // layout, which the consumers must read.
+    if (context.fusion) {
+      for (const FusedPostOp& postOp : context.fusion->postOps) {
+        if (postOp.kind != FusedPostOp::Kind::Sum) continue;
+        const memory::desc* residualLayout = context.storedLayoutOf(postOp.other);
+        if (residualLayout) {
+          if (context.plainOutput || residualLayout->dims() != dstDims) {
+            throw dnnl::error(dnnl_unimplemented, "a blocked residual, a plain output");
+          }
+          dstDesc = *residualLayout;
+        } else {
+          dstDesc = memory::desc(dstDims, memory::data_type::f32, activationTag);
+        }
+        summed_ = true;
+      }
+    }
 
     // The filter: [O, I/groups, H, W] logically, grouped as [G, O/G, I/G, H, W].
     const memory::dim groups = attributes.groups;
@@ -135,8 +152,15 @@ class ConvolutionOp final : public CpuOp {
                                                                attributesWithPostOps, engine_);
     // A plain nchw destination mostly gets oneDNN's gemm convolution, several times slower than
     // its direct ones: compute in the layout the primitive picks, then reorder to plain.
-    if (context.plainOutput && !nhwc &&
-        implementationOf(primitiveDesc_).find("gemm") != std::string::npos) {
+    if (summed_) {
+      // In place, or not at all: no reorder after; and a gemm or reference convolution (what
+      // oneDNN picks when its direct ones refuse these layouts) would cost more than the add.
+      const std::string name = implementationOf(primitiveDesc_);
+      if (name.find("gemm") != std::string::npos || name.rfind("ref", 0) == 0) {
+        throw dnnl::error(dnnl_unimplemented, "no direct convolution summing into the residual");
+      }
+    } else if (context.plainOutput && !nhwc &&
+               implementationOf(primitiveDesc_).find("gemm") != std::string::npos) {
       try {
         auto blocked = dnnl::convolution_forward::primitive_desc(descWith(blockedDst),
                                                                  attributesWithPostOps, engine_);
@@ -329,6 +353,7 @@ class ConvolutionOp final : public CpuOp {
   memory::desc plainDstDesc_;
   uint64_t outputBytes_ = 0;
   bool blockedOutput_ = false;
+  bool summed_ = false;  // the destination holds a residual the result is added to
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
   dnnl::convolution_forward primitive_;

@@ -60,6 +60,8 @@ bool foldable(const OpCompileContext& context, const FusedPostOp& postOp,
       return (postOp.algorithm == A::binary_add || postOp.algorithm == A::binary_sub ||
               postOp.algorithm == A::binary_mul || postOp.algorithm == A::binary_div) &&
              perChannelConstant(context, postOp.other, outputDims, channelAxis);
+    case FusedPostOp::Kind::Sum:  // never in a quantized chain (fusion.cpp)
+      return false;
   }
   return false;
 }
