@@ -542,6 +542,24 @@ void addConvolutionCases() {
     const MLOperand summed = g.add(g.conv2d(x, b.constant(t, {16, 16, 1, 1}, {-0.05, 0.05})), x);
     return g.mul(g.relu(summed), x);
   });
+  // A squeeze-and-excitation gate (a [1, C, 1, 1] conv2d result the cpu backend keeps blocked,
+  // C not a multiple of the block) times the convolution's result, then PaddleOCR det's shortcut
+  // c + c * gate; and the gate first in the multiply.
+  for (bool gateFirst : {false, true}) {
+    add(std::string("mul by a squeeze-and-excitation gate, 24 channels") +
+            (gateFirst ? ", gate first" : ""),
+        O::Mul, [gateFirst](CaseBuilder& b, T t) {
+          MLGraphBuilder& g = b.builder();
+          const MLOperand c =
+              g.conv2d(b.input(t, {1, 8, 7, 9}), b.constant(t, {24, 8, 3, 3}, kSmall),
+                       {.padding = {1, 1, 1, 1}});
+          const MLOperand gate =
+              g.hardSigmoid(g.conv2d(g.averagePool2d(c), b.constant(t, {24, 24, 1, 1}, kSmall)));
+          const MLOperand scaled = gateFirst ? g.mul(gate, c) : g.mul(c, gate);
+          return g.relu(g.add(c, scaled));
+        },
+        {}, "a");
+  }
   add("conv2d with a plain residual, into a graph output", O::Conv2d, [](CaseBuilder& b, T t) {
     MLGraphBuilder& g = b.builder();
     const MLOperand x = g.concat({b.input(t, {1, 8, 5, 6}), b.input(t, {1, 8, 5, 6})}, 1);

@@ -259,6 +259,26 @@ TEST(CpuPlan, APlainResidualEndsTheChainBeforeTheAdd) {
   for (const cpu::PlanStep& step : plan.steps) EXPECT_FALSE(step.outputInto.has_value());
 }
 
+// A squeeze-and-excitation block: the gate, [1, C, 1, 1] in the blocked layout its conv2d wrote,
+// is read as the plain vector it is (every element where the plain layout puts it), so the
+// multiply runs on the blocked convolution result without reorders, and the add after it too.
+TEST(CpuPlan, ASqueezeAndExcitationGateNeedsNoReorder) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand x = b.input("x", {F32, {1, 8, 10, 10}});
+  MLOperand c = b.conv2d(x, filled(b, {F32, {24, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
+  MLOperand gate =
+      b.hardSigmoid(b.conv2d(b.averagePool2d(c), filled(b, {F32, {24, 24, 1, 1}})));
+  MLOperand shortcut = b.add(c, b.mul(c, gate));
+  MLGraph graph = b.build({{"y", b.conv2d(shortcut, filled(b, {F32, {8, 24, 1, 1}}))}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  for (const cpu::PlanStep& step : plan.steps) {
+    EXPECT_NE(step.types, "reorder") << "of " << step.label;
+    EXPECT_TRUE(step.plainViews.empty()) << step.types;
+  }
+  stepOf(plan, "mul");
+}
+
 TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);

@@ -47,6 +47,29 @@ memory::dims broadcastDims(const std::vector<uint32_t>& shape, size_t rank) {
   return dims;
 }
 
+// The layout a binary step reads `id` in: its blocked one, or null (plain) when that layout puts
+// every element where the plain one does: a per-channel vector [1, C, 1, ...] blocked on C alone
+// (a squeeze-and-excitation gate a convolution wrote in nChw16c: element c at c/16 * 16 + c % 16,
+// the padding after). Read so, it broadcasts over a blocked first operand without a reorder.
+const memory::desc* readLayoutOf(const OpCompileContext& context, graph::OperandId id) {
+  const memory::desc* layout = context.layoutOf(id);
+  if (!layout) return nullptr;
+  const dnnl_memory_desc_t& c = layout->data;
+  if (c.format_kind != dnnl_blocked || c.ndims < 2 || c.dims[0] != 1) return layout;
+  for (int d = 2; d < c.ndims; ++d) {
+    if (c.dims[d] != 1) return layout;
+  }
+  const auto& blocking = c.format_desc.blocking;
+  if (blocking.inner_nblks > 1) return layout;
+  if (blocking.inner_nblks == 1 &&
+      (blocking.inner_idxs[0] != 1 || blocking.strides[1] != blocking.inner_blks[0])) {
+    return layout;
+  }
+  if (blocking.inner_nblks == 0 && blocking.strides[1] != 1) return layout;
+  if (c.offset0 != 0) return layout;
+  return nullptr;
+}
+
 class BinaryOp final : public CpuOp {
  public:
   // oneDNN primitives: their work is cut per thread when they are created.
@@ -60,7 +83,7 @@ class BinaryOp final : public CpuOp {
     const auto& outputShape = context.descriptor(context.operation.outputs[0]).shape;
     const size_t rank = std::max<size_t>(outputShape.size(), 1);
     const memory::desc* firstLayout = context.layoutOf(first);
-    const memory::desc* secondLayout = context.layoutOf(second);
+    const memory::desc* secondLayout = readLayoutOf(context, second);
     outputDesc_ = firstLayout ? *firstLayout : plainFloat32Desc(broadcastDims(outputShape, rank));
     secondDesc_ = secondLayout
                       ? *secondLayout
@@ -263,12 +286,12 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
   // shape, same layout). oneDNN's reference binary for mixed layouts is slow: plain then.
   // Fused with a quantizeLinear: a blocked operand first when the other one is plain (the loop
   // of ours reads it transposed).
-  if (chain && function->commutative && !context.layoutOf(a) && context.layoutOf(b) &&
+  if (chain && function->commutative && !context.layoutOf(a) && readLayoutOf(context, b) &&
       context.descriptor(b).shape == output.shape) {
     std::swap(a, b);
   }
   const memory::desc* firstLayout = context.layoutOf(a);
-  const memory::desc* secondLayout = context.layoutOf(b);
+  const memory::desc* secondLayout = readLayoutOf(context, b);
   if (firstLayout && context.plainOutput) return nullptr;
   if (secondLayout && (!firstLayout || *secondLayout != *firstLayout)) return nullptr;
   if (chain && (!firstLayout || !context.plainOutput)) {
