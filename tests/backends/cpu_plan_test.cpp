@@ -261,7 +261,8 @@ TEST(CpuPlan, APlainResidualEndsTheChainBeforeTheAdd) {
 
 // A squeeze-and-excitation block: the gate, [1, C, 1, 1] in the blocked layout its conv2d wrote,
 // is read as the plain vector it is (every element where the plain layout puts it), so the
-// multiply runs on the blocked convolution result without reorders, and the add after it too.
+// multiply runs on the blocked convolution result without reorders, the shortcut add after it
+// as its post-op.
 TEST(CpuPlan, ASqueezeAndExcitationGateNeedsNoReorder) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);
@@ -276,7 +277,9 @@ TEST(CpuPlan, ASqueezeAndExcitationGateNeedsNoReorder) {
     EXPECT_NE(step.types, "reorder") << "of " << step.label;
     EXPECT_TRUE(step.plainViews.empty()) << step.types;
   }
-  stepOf(plan, "mul");
+  // The shortcut add is a binary post-op of the multiply.
+  const cpu::PlanStep& fused = plan.steps[stepOf(plan, "mul+add")];
+  EXPECT_EQ(fused.implementation.rfind("ref", 0), std::string::npos) << fused.implementation;
 }
 
 TEST(CpuPlan, ATransposeAMatmulReadsThroughStridesIsAView) {

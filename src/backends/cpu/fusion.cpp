@@ -679,6 +679,36 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
     plan.chains[i] = std::move(chain);
   }
+  // An add, sub, mul or div whose result only an add of a whole tensor of its shape reads
+  // (PaddleOCR det's squeeze-and-excitation shortcut, c + c * gate): one binary step, the add a
+  // binary post-op of it (ops/elementwise_binary.cpp), which saves writing and reading the
+  // product.
+  for (size_t i = 0; i < count; ++i) {
+    const graph::Operation& operation = ir.operations[i];
+    if (plan.anchorOf[i] >= 0 || plan.chains[i] || !isQuantizedGlue(ir, operation)) continue;
+    const graph::OperandId value = operation.outputs[0];
+    if (ir.isGraphOutput(value)) continue;
+    const auto consumers = ir.consumersOf(value);
+    if (consumers.size() != 1 || plan.anchorOf[consumers[0]] >= 0 || plan.chains[consumers[0]]) {
+      continue;
+    }
+    const graph::Operation& next = ir.operations[consumers[0]];
+    if (next.type != graph::OpType::Add) continue;
+    const auto other = otherInput(next, value);
+    const auto& shape = ir.descriptor(value).shape;
+    if (!other || !isFloat32(ir, *other) || !isFloat32(ir, next.outputs[0]) ||
+        ir.descriptor(*other).shape != shape || ir.descriptor(next.outputs[0]).shape != shape) {
+      continue;
+    }
+    FusionChain chain;
+    chain.operations = {consumers[0]};
+    chain.postOps = {{.kind = FusedPostOp::Kind::Binary,
+                      .algorithm = dnnl::algorithm::binary_add,
+                      .other = *other}};
+    chain.output = next.outputs[0];
+    plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
+    plan.chains[i] = std::move(chain);
+  }
   return plan;
 }
 

@@ -106,6 +106,11 @@ class BinaryOp final : public CpuOp {
       attributes.set_post_ops(postOps);
       dstDesc_ = withDataType(outputDesc_, memory::data_type::u8);
       quantized_ = true;
+    } else if (context.fusion) {  // an add of a whole tensor after it
+      auto postOps = postOpArgumentsOf(context, outputDesc_.dims());
+      if (!postOps) throw dnnl::error(dnnl_unimplemented, "post-op operands");
+      postOps_ = std::move(*postOps);
+      attributes.set_post_ops(postOps_.postOps);
     }
     const dnnl::binary::desc desc(kind, outputDesc_, secondDesc_, dstDesc_);
     primitiveDesc_ = dnnl::binary::primitive_desc(desc, attributes, engine_);
@@ -121,6 +126,7 @@ class BinaryOp final : public CpuOp {
       arguments.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
                         memory(scalarDesc_, engine_, quantization_));
     }
+    addPostOpArguments(postOps_, engine_, tensors, arguments);
     executeWithScratchpad(primitive_, primitiveDesc_, stream, std::move(arguments));
   }
 
@@ -136,6 +142,7 @@ class BinaryOp final : public CpuOp {
   bool blocked_ = false;
   bool quantized_ = false;        // a quantizeLinear's uint8 destination
   float quantization_[2] = {1.0f, 0.0f};  // its scale (a binary post-op's operand), zero point
+  PostOpArguments postOps_;  // an add of a whole tensor after it
   dnnl::binary::primitive_desc primitiveDesc_;
   dnnl::binary primitive_;
 };
@@ -268,12 +275,15 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
     if (context.descriptor(id).dataType != MLOperandDataType::Float32) return nullptr;
   }
   if (output.elementCount() == 0) return nullptr;
-  // The only fused operation a binary step takes: a quantizeLinear after it.
+  // The fused operations a binary step takes: a quantizeLinear after it (`glue`), or an add of a
+  // whole tensor (a binary post-op: fusion.cpp).
   const FusionChain* chain = context.fusion;
-  if (chain && (!chain->quantizedOutput || chain->quantized || chain->blockQuantized ||
-                !chain->postOps.empty())) {
-    return nullptr;
-  }
+  const bool plainChain = chain && !chain->quantized && !chain->blockQuantized;
+  const bool glue = plainChain && chain->quantizedOutput && chain->postOps.empty();
+  const bool addAfter = plainChain && !chain->quantizedOutput && chain->postOps.size() == 1 &&
+                        chain->postOps[0].kind == FusedPostOp::Kind::Binary &&
+                        chain->postOps[0].algorithm == algorithm::binary_add;
+  if (chain && !glue && !addAfter) return nullptr;
   if (context.descriptor(a).shape != output.shape) {
     // Both operands broadcast, or the first one of sub/div: our broadcasting kernel
     // (elementwise_extra.cpp), on plain inputs.
@@ -294,7 +304,7 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
   const memory::desc* secondLayout = readLayoutOf(context, b);
   if (firstLayout && context.plainOutput) return nullptr;
   if (secondLayout && (!firstLayout || *secondLayout != *firstLayout)) return nullptr;
-  if (chain && (!firstLayout || !context.plainOutput)) {
+  if (glue && (!firstLayout || !context.plainOutput)) {
     // Binary and quantizeLinear on a loop of ours when the layouts let it.
     const auto& outputShape = output.shape;
     const size_t rank = std::max<size_t>(outputShape.size(), 1);
@@ -312,7 +322,7 @@ std::unique_ptr<CpuOp> createBinaryOp(const OpCompileContext& context) {
     }
   }
   auto op = std::make_unique<BinaryOp>(context, function->kind, a, b);
-  if (firstLayout && op->implementation().rfind("ref", 0) == 0) return nullptr;
+  if ((firstLayout || addAfter) && op->implementation().rfind("ref", 0) == 0) return nullptr;
   return op;
 }
 
