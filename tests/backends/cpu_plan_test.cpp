@@ -268,8 +268,7 @@ TEST(CpuPlan, ASqueezeAndExcitationGateNeedsNoReorder) {
   MLGraphBuilder b(context);
   MLOperand x = b.input("x", {F32, {1, 8, 10, 10}});
   MLOperand c = b.conv2d(x, filled(b, {F32, {24, 8, 3, 3}}), {.padding = {1, 1, 1, 1}});
-  MLOperand gate =
-      b.hardSigmoid(b.conv2d(b.averagePool2d(c), filled(b, {F32, {24, 24, 1, 1}})));
+  MLOperand gate = b.hardSigmoid(b.conv2d(b.averagePool2d(c), filled(b, {F32, {24, 24, 1, 1}})));
   MLOperand shortcut = b.add(c, b.mul(c, gate));
   MLGraph graph = b.build({{"y", b.conv2d(shortcut, filled(b, {F32, {8, 24, 1, 1}}))}});
   const cpu::CpuPlan& plan = planOf(graph);
