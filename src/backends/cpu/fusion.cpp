@@ -656,33 +656,14 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
     for (size_t fused : chain.operations) plan.anchorOf[fused] = static_cast<int32_t>(i);
     plan.chains[i] = std::move(chain);
   }
-  // A QDQ model's float glue between quantized layers ends in a quantizeLinear: an add, sub, mul
-  // or div (a residual add, a squeeze-and-excitation multiply) whose result only a quantizeLinear
-  // into uint8 reads runs as one step writing the uint8 values (a chain of the quantizeLinear
-  // alone, without quantized operands: ops/elementwise_binary.cpp).
-  for (size_t i = 0; i < count; ++i) {
-    const graph::Operation& operation = ir.operations[i];
-    if (plan.anchorOf[i] >= 0 || plan.chains[i] || !isQuantizedGlue(ir, operation)) continue;
-    const graph::OperandId value = operation.outputs[0];
-    if (ir.isGraphOutput(value)) continue;
-    const auto consumers = ir.consumersOf(value);
-    if (consumers.size() != 1 || plan.anchorOf[consumers[0]] >= 0 || plan.chains[consumers[0]]) {
-      continue;
-    }
-    auto output = quantizedOutputOf(ir, ir.operations[consumers[0]], value);
-    if (!output) continue;
-    output->operation = consumers[0];
-    FusionChain chain;
-    chain.operations = {consumers[0]};
-    chain.quantizedOutput = output;
-    chain.output = ir.operations[consumers[0]].outputs[0];
-    plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
-    plan.chains[i] = std::move(chain);
-  }
-  // An add, sub, mul or div whose result only an add of a whole tensor of its shape reads
-  // (PaddleOCR det's squeeze-and-excitation shortcut, c + c * gate): one binary step, the add a
-  // binary post-op of it (ops/elementwise_binary.cpp), which saves writing and reading the
-  // product.
+  // Binary ops (add, sub, mul, div of float32 values) that no chain took, whose result one
+  // operation alone reads:
+  // - a quantizeLinear into uint8: a QDQ model's float glue between quantized layers (a residual
+  //   add, a squeeze-and-excitation multiply) runs as one step writing the uint8 values (a chain
+  //   of the quantizeLinear alone, without quantized operands: ops/elementwise_binary.cpp);
+  // - an add of a whole tensor of its shape (PaddleOCR det's squeeze-and-excitation shortcut,
+  //   c + c * gate): one binary step, the add a binary post-op of it, which saves writing and
+  //   reading the product.
   for (size_t i = 0; i < count; ++i) {
     const graph::Operation& operation = ir.operations[i];
     if (plan.anchorOf[i] >= 0 || plan.chains[i] || !isQuantizedGlue(ir, operation)) continue;
@@ -693,19 +674,24 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
       continue;
     }
     const graph::Operation& next = ir.operations[consumers[0]];
-    if (next.type != graph::OpType::Add) continue;
-    const auto other = otherInput(next, value);
-    const auto& shape = ir.descriptor(value).shape;
-    if (!other || !isFloat32(ir, *other) || !isFloat32(ir, next.outputs[0]) ||
-        ir.descriptor(*other).shape != shape || ir.descriptor(next.outputs[0]).shape != shape) {
-      continue;
-    }
     FusionChain chain;
     chain.operations = {consumers[0]};
-    chain.postOps = {{.kind = FusedPostOp::Kind::Binary,
-                      .algorithm = dnnl::algorithm::binary_add,
-                      .other = *other}};
     chain.output = next.outputs[0];
+    if (auto output = quantizedOutputOf(ir, next, value)) {
+      output->operation = consumers[0];
+      chain.quantizedOutput = output;
+    } else {
+      if (next.type != graph::OpType::Add) continue;
+      const auto other = otherInput(next, value);
+      const auto& shape = ir.descriptor(value).shape;
+      if (!other || !isFloat32(ir, *other) || !isFloat32(ir, next.outputs[0]) ||
+          ir.descriptor(*other).shape != shape || ir.descriptor(next.outputs[0]).shape != shape) {
+        continue;
+      }
+      chain.postOps = {{.kind = FusedPostOp::Kind::Binary,
+                        .algorithm = dnnl::algorithm::binary_add,
+                        .other = *other}};
+    }
     plan.anchorOf[consumers[0]] = static_cast<int32_t>(i);
     plan.chains[i] = std::move(chain);
   }
