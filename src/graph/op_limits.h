@@ -90,6 +90,9 @@ inline const std::vector<T> kUint8 = {T::Uint8};
 
 // The largest rank any operand may have.
 inline constexpr uint32_t kMaxRank = 8;
+// The most outputs one split may have (a count of 2^32 - 1 on a dimension that large is
+// divisible, and would make that many operands before anything else is checked).
+inline constexpr uint32_t kMaxSplitOutputs = 65536;
 inline MLTensorLimits anyRank(std::vector<MLOperandDataType> dataTypes) {
   return {std::move(dataTypes), {0, kMaxRank}};
 }

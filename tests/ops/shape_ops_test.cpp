@@ -188,6 +188,19 @@ WEBNN_BACKEND_TEST(ShapeOpsSplit, Errors) {
       K::TypeError, {"split", "axis 2"});
 }
 
+// A count that divides a dimension that large is refused before any output is made (found by
+// builder_api_fuzzer as a 16 GiB allocation of output sizes).
+WEBNN_BACKEND_TEST(ShapeOpsSplit, MoreOutputsThanTheLimit) {
+  Graph g;
+  auto x = g.builder.input("x", {T::Uint8, {131072}});
+  expectError([&] { g.builder.split(x, 131072u); }, K::TypeError,
+              {"split", "131072", "65536 outputs"});
+  auto y = g.builder.input("y", {T::Uint8, {65537}});
+  expectError([&] { g.builder.split(y, Shape(65537, 1)); }, K::TypeError,
+              {"split", "65537 sizes", "65536 outputs"});
+  EXPECT_EQ(g.builder.split(x, 65536u).size(), 65536u);
+}
+
 // ---- slice ----
 
 WEBNN_BACKEND_TEST(ShapeOpsSlice, StartsSizesAndStrides) {

@@ -55,6 +55,11 @@ std::vector<uint32_t> splitSizes(const OpCall& call, const MLOperandDescriptor& 
          "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   }
   if (splits == 0) fail(type, label, "splits must be greater than 0");
+  if (splits > kMaxSplitOutputs) {
+    fail(type, label,
+         "splits " + std::to_string(splits) + " is more than the " +
+             std::to_string(kMaxSplitOutputs) + " outputs a split may have");
+  }
   if (input.shape[axis] % splits != 0) {
     fail(type, label,
          "splits " + std::to_string(splits) + " does not evenly divide dimension " +
@@ -73,6 +78,11 @@ std::vector<MLOperandDescriptor> validateSplit(const OpCall& call, const MLOpera
          "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   }
   if (sizes.empty()) fail(type, label, "splits must not be empty");
+  if (sizes.size() > kMaxSplitOutputs) {
+    fail(type, label,
+         "splits has " + std::to_string(sizes.size()) + " sizes, more than the " +
+             std::to_string(kMaxSplitOutputs) + " outputs a split may have");
+  }
   uint64_t sum = 0;
   std::vector<MLOperandDescriptor> outputs;
   for (uint32_t size : sizes) {
