@@ -582,7 +582,8 @@ int run(const RunOptions& o) {
   }
   // The backend's own account: its constants (packed, plain, reordered copies) and staging.
   const MLMemoryStats stats = context.memoryStats();
-  std::printf("; backend constants %.2f MiB, staging peak %.2f MiB\n", mib(stats.constantBytes),
+  std::printf("; backend constants %.2f MiB, activations peak %.2f MiB, staging peak %.2f MiB\n",
+              mib(stats.constantBytes), mib(stats.activationBytesPeak),
               mib(stats.stagingBytesPeak));
   if (o.json) {
     // One machine-readable line (bench/models reads it): the same figures, full precision.
