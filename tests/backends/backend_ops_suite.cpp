@@ -616,6 +616,30 @@ void addConvolutionCases() {
                                        b.constant(t, {17, 9, 2, 2}, kSmall),
                                        {.strides = {2, 2}, .bias = b.constant(t, {9})});
   });
+  // Strides equal to the kernel, no padding (the cpu backend's patch kernel): each kernel width
+  // it has a path for (1 to 4 in registers, 5 on the portable loop), rows not a multiple of 16,
+  // two batches, a filter computed in the graph, a bias.
+  add("convTranspose2d patches 3x1 stride 3x1, computed filter, 2 batches", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        MLGraphBuilder& g = b.builder();
+        const MLOperand filter = g.relu(b.input(t, {5, 3, 3, 1}, kSmall));
+        return g.convTranspose2d(b.input(t, {2, 5, 3, 37}), filter, {.strides = {3, 1}});
+      });
+  add("convTranspose2d patches 3x3 stride 3, bias", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 6, 4, 21}),
+                                       b.constant(t, {6, 2, 3, 3}, kSmall),
+                                       {.strides = {3, 3}, .bias = b.constant(t, {2})});
+  });
+  add("convTranspose2d patches 4x4 stride 4, 70 columns", O::ConvTranspose2d,
+      [](CaseBuilder& b, T t) {
+        return b.builder().convTranspose2d(
+            b.input(t, {1, 3, 2, 70}), b.constant(t, {3, 2, 4, 4}, kSmall), {.strides = {4, 4}});
+      });
+  add("convTranspose2d patches 1x5 stride 1x5", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
+    return b.builder().convTranspose2d(b.input(t, {1, 4, 3, 9}),
+                                       b.constant(t, {4, 3, 1, 5}, kSmall),
+                                       {.strides = {1, 5}, .bias = b.constant(t, {3})});
+  });
   // Followed by the add of a per-channel constant (PaddleOCR det's head), after a conv2d (whose
   // result the cpu backend may keep blocked), then a relu; the same on nhwc; and a constant that
   // is not per channel.

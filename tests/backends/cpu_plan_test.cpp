@@ -210,6 +210,29 @@ TEST(CpuPlan, AConvolutionSumsIntoAResidualNothingReadsAfter) {
   for (const cpu::PlanStep& other : plan.steps) EXPECT_NE(other.types, "add");
 }
 
+// A convTranspose2d whose stride equals its kernel (no padding) writes non-overlapping patches: it
+// runs on the patch kernel, not on oneDNN's gemm (which allocates its packing buffers at every
+// call); with padding the patches overlap and oneDNN runs it.
+TEST(CpuPlan, AConvTransposeOfNonOverlappingPatchesRunsThePatchKernel) {
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder b(context);
+  MLOperand input = b.input("input", {F32, {1, 8, 10, 12}});
+  MLOperand patches = b.convTranspose2d(input, filled(b, {F32, {8, 4, 2, 2}}), {.strides = {2, 2}});
+  MLOperand overlapping = b.convTranspose2d(input, filled(b, {F32, {8, 4, 3, 3}}),
+                                            {.padding = {1, 1, 1, 1}, .strides = {2, 2}});
+  MLGraph graph = b.build({{"patches", patches}, {"overlapping", overlapping}});
+  const cpu::CpuPlan& plan = planOf(graph);
+  std::vector<std::string> implementations;
+  for (const cpu::PlanStep& step : plan.steps) {
+    if (step.types == "convTranspose2d") implementations.push_back(step.implementation);
+  }
+  ASSERT_EQ(implementations.size(), 2u);
+  EXPECT_EQ(std::count(implementations.begin(), implementations.end(),
+                       "cpu patch convTranspose2d kernel"),
+            1)
+      << implementations[0] << ", " << implementations[1];
+}
+
 // Where the residual is read after the add, or the chain ends in a graph output (the caller's
 // tensor, not the residual's buffer), or the residual is the summing step's own input, the add
 // stays a step and says why.

@@ -1,4 +1,6 @@
-// convTranspose2d on oneDNN's deconvolution primitive: float32, groups, strides, dilations,
+// convTranspose2d. A stride equal to the kernel without padding (non-overlapping patches) runs on
+// a kernel of ours (PatchDeconvolutionOp below); everything else on oneDNN's deconvolution
+// primitive: float32, groups, strides, dilations,
 // asymmetric padding, output padding / output sizes (the extra rows and columns of the output),
 // nchw/nhwc inputs, every filter layout, an optional bias. The weights are packed in the layout
 // the primitive chose (format_tag::any) as ops/convolution.cpp does: a constant filter when its
@@ -11,10 +13,12 @@
 // pads its output to 16 channels, and oneDNN adds a deconvolution's bias in a pass of its own);
 // the bias add taken on gemm, 10.4 ms against 7.0 plus two add steps; other post-ops (the
 // batchNormalization and relu after) run in oneDNN's reference loop: 448 ms.
+#include <algorithm>
 #include <optional>
 
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/half_weights.h"
+#include "backends/cpu/kernels/patch_deconvolution.h"
 
 namespace webnn::cpu {
 namespace {
@@ -167,6 +171,108 @@ class DeconvolutionOp final : public CpuOp {
   std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
 };
 
+// A stride that equals the kernel, no padding, dilation, groups or extra output: every input
+// pixel writes its own patch (kernels/patch_deconvolution.h). oneDNN 2.6 runs these as a gemm whose
+// packing buffers it allocates at every call (two 5 MB buffers a dispatch on det, faulted in each
+// time) and whose kernels it generates at the first call. Measured on PaddleOCR det 640 (Zen 5,
+// 2026-12-05), its two 2x2 stride-2 ones: 5.2 ms a dispatch and 42.8 ms in the first one as gemm.
+class PatchDeconvolutionOp final : public CpuOp {
+ public:
+  PatchDeconvolutionOp(const OpCompileContext& context, PatchDeconvolutionShape shape,
+                       const memory::desc& plainWeights)
+      : engine_(context.engine), shape_(shape) {
+    const graph::Operation& operation = context.operation;
+    input_ = operation.inputs[0];
+    filter_ = operation.inputs[1];
+    output_ = operation.outputs[0];
+    bias_ = operation.attributesAs<graph::ConvTranspose2dAttributes>().bias;
+    // A constant filter is kept as [o][kh][kw][i]: each tap's channel sums read contiguous.
+    const memory::dim o = shape.outputChannels, i = shape.inputChannels, h = shape.kernelHeight,
+                      w = shape.kernelWidth;
+    const memory::desc packed({o, i, h, w}, memory::data_type::f32, {h * w * i, 1, w * i, i});
+    halfWeights_ = HalfPackedWeights::create(context, filter_, plainWeights, packed);
+    if (!halfWeights_ && context.isConstant(filter_)) {
+      packedWeights_ = context.packedConstant(filter_, plainWeights, packed);
+    }
+    if (halfWeights_ || packedWeights_) {
+      shape_.strideO = h * w * i, shape_.strideI = 1, shape_.strideH = w * i, shape_.strideW = i;
+    }
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    if (packedWeights_) packedWeights_->pack(dataOf(tensors, filter_));
+    if (halfWeights_) halfWeights_->prepare(dataOf(tensors, filter_));
+  }
+
+  uint64_t workspaceBytes() const override {
+    return halfWeights_ ? halfWeights_->workspaceBytes() : 0;
+  }
+
+  void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
+    executeInWorkspace(stream, tensors, nullptr);
+  }
+
+  void executeInWorkspace(dnnl::stream&, const DispatchTensors& tensors,
+                          std::byte* workspace) override {
+    const float* weights = nullptr;
+    memory widened;
+    if (halfWeights_) {
+      widened = halfWeights_->widen(engine_, workspace);
+      weights = static_cast<const float*>(widened.get_data_handle());
+    } else if (packedWeights_) {
+      weights = static_cast<const float*>(packedWeights_->memory().get_data_handle());
+    } else {
+      weights = tensors[filter_].as<float>();
+    }
+    patchDeconvolution(shape_, tensors[input_].as<float>(), weights,
+                       bias_ ? tensors[*bias_].as<float>() : nullptr, tensors[output_].as<float>());
+  }
+
+  std::string implementation() const override {
+    return std::string("cpu patch convTranspose2d kernel") +
+           (halfWeights_ ? " (float16 weights)" : "");
+  }
+
+ private:
+  dnnl::engine engine_;
+  PatchDeconvolutionShape shape_;
+  graph::OperandId input_ = 0, filter_ = 0, output_ = 0;
+  std::optional<graph::OperandId> bias_;
+  std::shared_ptr<PackedConstant> packedWeights_;
+  std::unique_ptr<HalfPackedWeights> halfWeights_;
+};
+
+// The patch kernel's case (nchw, plain input, nothing fused), with the filter's plain layout.
+std::unique_ptr<CpuOp> createPatchDeconvolutionOp(const OpCompileContext& context) {
+  const graph::Operation& operation = context.operation;
+  const auto& a = operation.attributesAs<graph::ConvTranspose2dAttributes>();
+  if (a.inputLayout != MLInputOperandLayout::Nchw || a.groups != 1) return nullptr;
+  if (context.fusion || context.layoutOf(operation.inputs[0])) return nullptr;
+  if (a.filterLayout != MLConvTranspose2dFilterOperandLayout::Iohw) return nullptr;
+  const auto& in = context.descriptor(operation.inputs[0]).shape;
+  const auto& f = context.descriptor(operation.inputs[1]).shape;  // [i, o, h, w]
+  const auto& out = context.descriptor(operation.outputs[0]).shape;
+  const int64_t kernelH = f[2], kernelW = f[3];
+  const bool patches =
+      a.strides[0] == kernelH && a.strides[1] == kernelW && a.dilations[0] == 1 &&
+      a.dilations[1] == 1 &&
+      std::all_of(a.padding.begin(), a.padding.end(), [](uint32_t p) { return p == 0; }) &&
+      int64_t{out[2]} == int64_t{in[2]} * kernelH && int64_t{out[3]} == int64_t{in[3]} * kernelW &&
+      out[1] == f[1];
+  if (!patches) return nullptr;
+  PatchDeconvolutionShape shape;
+  shape.batches = in[0], shape.inputChannels = in[1], shape.inputHeight = in[2];
+  shape.inputWidth = in[3], shape.outputChannels = f[1];
+  shape.kernelHeight = kernelH, shape.kernelWidth = kernelW;
+  // iohw: w(o, i, kh, kw) at i * (O H W) + o * (H W) + kh * W + kw.
+  shape.strideI = int64_t{f[1]} * kernelH * kernelW, shape.strideO = kernelH * kernelW;
+  shape.strideH = kernelW, shape.strideW = 1;
+  const memory::desc plain({shape.outputChannels, shape.inputChannels, kernelH, kernelW},
+                           memory::data_type::f32,
+                           {shape.strideO, shape.strideI, shape.strideH, shape.strideW});
+  return std::make_unique<PatchDeconvolutionOp>(context, shape, plain);
+}
+
 }  // namespace
 
 std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context) {
@@ -177,6 +283,7 @@ std::unique_ptr<CpuOp> createDeconvolutionOp(const OpCompileContext& context) {
     if (descriptor.elementCount() == 0) return nullptr;
   }
   if (context.descriptor(operation.outputs[0]).elementCount() == 0) return nullptr;
+  if (auto patch = createPatchDeconvolutionOp(context)) return patch;
   return std::make_unique<DeconvolutionOp>(context);
 }
 
