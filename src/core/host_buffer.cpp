@@ -18,7 +18,7 @@ constexpr uint64_t kMapThreshold = 1ull << 20;
 constexpr uint64_t kHugePage = 2ull << 20;
 }  // namespace
 
-HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
+HostBuffer::HostBuffer(uint64_t byteLength, Commit commit) : size_(byteLength) {
   if (byteLength == 0) return;
   if (byteLength >= kMapThreshold) {
     const uint64_t length = (byteLength + kHugePage - 1) / kHugePage * kHugePage;
@@ -30,6 +30,10 @@ HostBuffer::HostBuffer(uint64_t byteLength) : size_(byteLength) {
     }
 #ifdef MADV_HUGEPAGE
     if (adviseHugePages()) madvise(memory, length, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+    // Linux 5.14 and later; elsewhere (EINVAL) the pages are committed as they are written.
+    if (commit == Commit::Now) madvise(memory, length, MADV_POPULATE_WRITE);
 #endif
     data_ = static_cast<std::byte*>(memory);
     mappedSize_ = length;

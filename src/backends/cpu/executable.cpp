@@ -211,7 +211,9 @@ CpuExecutable::PooledArena CpuExecutable::takeArena() {
     }
   }
   PooledArena arena;
-  arena.buffer = std::make_unique<HostBuffer>(plan_.arena.arenaBytes);
+  // Every byte of an arena is written by some step: committed in one call, not page by page at
+  // the steps' first writes (det 640's 29 MiB: 7,400 faults of 4 KiB in its first dispatch).
+  arena.buffer = std::make_unique<HostBuffer>(plan_.arena.arenaBytes, HostBuffer::Commit::Now);
   arena.charge = backend::GaugeCharge(memory_->activations, plan_.arena.arenaBytes);
   arena.mode.deadlines.reserve(plan_.steps.size());
   arena.reach.reserve(plan_.steps.size());
