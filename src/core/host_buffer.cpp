@@ -1,6 +1,7 @@
 #include "core/host_buffer.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +34,11 @@ HostBuffer::HostBuffer(uint64_t byteLength, Commit commit) : size_(byteLength) {
 #endif
 #ifdef MADV_POPULATE_WRITE
     // Linux 5.14 and later; elsewhere (EINVAL) the pages are committed as they are written.
-    if (commit == Commit::Now) madvise(memory, length, MADV_POPULATE_WRITE);
+    // Only the bytes asked for: the mapping's rounding up to 2 MiB stays uncommitted.
+    if (commit == Commit::Now) {
+      const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+      madvise(memory, (byteLength + page - 1) / page * page, MADV_POPULATE_WRITE);
+    }
 #endif
     data_ = static_cast<std::byte*>(memory);
     mappedSize_ = length;

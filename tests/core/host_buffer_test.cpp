@@ -51,5 +51,25 @@ TEST(HostBuffer, CommitNowMakesEveryPageResidentBeforeAnyWrite) {
 #endif
 }
 
+// The mapping is rounded up to 2 MiB (huge pages); only the bytes asked for are committed (packed
+// constants of 2.25 MiB committed whole made the encoder's peak 1.41 x its weights, not 1.07).
+TEST(HostBuffer, CommitNowLeavesTheMappingsRoundingUncommitted) {
+#ifdef MADV_POPULATE_WRITE
+  if (madvise(nullptr, 0, MADV_POPULATE_WRITE) != 0 && errno == EINVAL) {
+    GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (Linux < 5.14)";
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t asked = (uint64_t{2} << 20) + 3 * page, mapped = uint64_t{4} << 20;
+  HostBuffer buffer(asked, HostBuffer::Commit::Now);
+  std::vector<unsigned char> resident(mapped / page);
+  ASSERT_EQ(mincore(buffer.data(), mapped, resident.data()), 0);
+  size_t count = 0;
+  for (unsigned char r : resident) count += r & 1;
+  EXPECT_EQ(count, asked / page);
+#else
+  GTEST_SKIP() << "built without MADV_POPULATE_WRITE";
+#endif
+}
+
 }  // namespace
 }  // namespace webnn
