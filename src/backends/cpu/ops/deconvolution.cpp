@@ -1,8 +1,8 @@
 // convTranspose2d. A stride equal to the kernel without padding (non-overlapping patches) runs on
 // a kernel of ours (PatchDeconvolutionOp below); everything else on oneDNN's deconvolution
-// primitive: float32, groups, strides, dilations,
-// asymmetric padding, output padding / output sizes (the extra rows and columns of the output),
-// nchw/nhwc inputs, every filter layout, an optional bias. The weights are packed in the layout
+// primitive: float32, groups, strides, dilations, asymmetric padding, output padding / output
+// sizes (the extra rows and columns of the output), nchw/nhwc inputs, every filter layout, an
+// optional bias. The weights are packed in the layout
 // the primitive chose (format_tag::any) as ops/convolution.cpp does: a constant filter when its
 // bytes are in, a computed one at every dispatch.
 //
