@@ -612,13 +612,13 @@ void addConvolutionCases() {
                                         .bias = b.constant(t, {7})});
   });
   add("convTranspose2d 2x2 stride 2, 17 channels", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
-    return b.builder().convTranspose2d(b.input(t, {1, 17, 10, 12}),
+    return b.builder().convTranspose2d(b.input(t, {1, 17, 10, 21}),
                                        b.constant(t, {17, 9, 2, 2}, kSmall),
                                        {.strides = {2, 2}, .bias = b.constant(t, {9})});
   });
-  // Strides equal to the kernel, no padding (the cpu backend's patch kernel): each kernel width
-  // it has a path for (1 to 4 in registers, 5 on the portable loop), rows not a multiple of 16,
-  // two batches, a filter computed in the graph, a bias.
+  // Strides equal to the kernel, no padding, at most 32 channels, rows of 16 or more (the cpu
+  // backend's patch kernel): each kernel width it has a path for (1 to 4 in registers, 5 on the
+  // portable loop), rows not a multiple of 16, two batches, a filter computed in the graph, a bias.
   add("convTranspose2d patches 3x1 stride 3x1, computed filter, 2 batches", O::ConvTranspose2d,
       [](CaseBuilder& b, T t) {
         MLGraphBuilder& g = b.builder();
@@ -636,7 +636,7 @@ void addConvolutionCases() {
             b.input(t, {1, 3, 2, 70}), b.constant(t, {3, 2, 4, 4}, kSmall), {.strides = {4, 4}});
       });
   add("convTranspose2d patches 1x5 stride 1x5", O::ConvTranspose2d, [](CaseBuilder& b, T t) {
-    return b.builder().convTranspose2d(b.input(t, {1, 4, 3, 9}),
+    return b.builder().convTranspose2d(b.input(t, {1, 4, 3, 17}),
                                        b.constant(t, {4, 3, 1, 5}, kSmall),
                                        {.strides = {1, 5}, .bias = b.constant(t, {3})});
   });

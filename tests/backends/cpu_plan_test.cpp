@@ -210,27 +210,30 @@ TEST(CpuPlan, AConvolutionSumsIntoAResidualNothingReadsAfter) {
   for (const cpu::PlanStep& other : plan.steps) EXPECT_NE(other.types, "add");
 }
 
-// A convTranspose2d whose stride equals its kernel (no padding) writes non-overlapping patches: it
-// runs on the patch kernel, not on oneDNN's gemm (which allocates its packing buffers at every
-// call); with padding the patches overlap and oneDNN runs it.
+// A convTranspose2d whose stride equals its kernel (no padding) writes non-overlapping patches:
+// with few channels it runs on the patch kernel, not on oneDNN's gemm (which allocates its packing
+// buffers at every call); with padding the patches overlap, and with many channels the gemm packs
+// better: oneDNN runs those.
 TEST(CpuPlan, AConvTransposeOfNonOverlappingPatchesRunsThePatchKernel) {
   MLContext context = createContext({.backend = "cpu"});
   MLGraphBuilder b(context);
-  MLOperand input = b.input("input", {F32, {1, 8, 10, 12}});
+  MLOperand input = b.input("input", {F32, {1, 8, 10, 24}});
   MLOperand patches = b.convTranspose2d(input, filled(b, {F32, {8, 4, 2, 2}}), {.strides = {2, 2}});
   MLOperand overlapping = b.convTranspose2d(input, filled(b, {F32, {8, 4, 3, 3}}),
                                             {.padding = {1, 1, 1, 1}, .strides = {2, 2}});
-  MLGraph graph = b.build({{"patches", patches}, {"overlapping", overlapping}});
+  MLOperand wide = b.convTranspose2d(b.input("wide", {F32, {1, 64, 4, 24}}),
+                                     filled(b, {F32, {64, 64, 2, 2}}), {.strides = {2, 2}});
+  MLGraph graph = b.build({{"patches", patches}, {"overlapping", overlapping}, {"wide", wide}});
   const cpu::CpuPlan& plan = planOf(graph);
   std::vector<std::string> implementations;
   for (const cpu::PlanStep& step : plan.steps) {
     if (step.types == "convTranspose2d") implementations.push_back(step.implementation);
   }
-  ASSERT_EQ(implementations.size(), 2u);
+  ASSERT_EQ(implementations.size(), 3u);
   EXPECT_EQ(std::count(implementations.begin(), implementations.end(),
                        "cpu patch convTranspose2d kernel"),
             1)
-      << implementations[0] << ", " << implementations[1];
+      << implementations[0] << ", " << implementations[1] << ", " << implementations[2];
 }
 
 // Where the residual is read after the add, or the chain ends in a graph output (the caller's
