@@ -332,11 +332,14 @@ void split(Context& c) {
     for (int64_t i = 0; i < count; ++i) sizes.push_back(std::min(chunk, dim - i * chunk));
   }
   int64_t total = 0;
+  bool overshoots = false;  // parts beyond the axis (checked before adding: no overflow)
   for (int64_t size : sizes) {
     if (size < 0) c.failData("a part size is negative");
+    overshoots = overshoots || size > dim - total;
+    if (overshoots) break;
     total += size;
   }
-  if (total != dim || sizes.size() != c.outputCount()) {
+  if (overshoots || total != dim || sizes.size() != c.outputCount()) {
     c.failData("the part sizes do not add up to the axis (" + std::to_string(dim) + ") or " +
                "their count differs from the outputs'");
   }

@@ -181,6 +181,19 @@ TEST(HostileModel, FoldedConcatWhoseOtherDimensionsDisagreeIsADataError) {
   }
 }
 
+// Part sizes whose sum overflows int64 (found by onnx_structure_fuzzer as a signed overflow in
+// the fold; UBSan flags it without the check): refused as not adding up to the axis.
+TEST(HostileModel, FoldedSplitWhosePartSizesOverflowIsADataError) {
+  ModelMaker m(18);
+  m.input("x", {1});
+  m.floats("a", {3}, {1.0f, 2.0f, 3.0f});
+  m.ints("parts", {2, std::numeric_limits<int64_t>::max()});
+  ModelMaker::attr(m.node("Split", {"a", "parts"}, {"a0", "a1"}), "axis", int64_t{0});
+  m.node("Add", {"x", "a0"}, {"y"});
+  m.output("y");
+  expectImportError(m.save(), Error::Kind::DataError, {"part sizes"});
+}
+
 TEST(HostileModel, RecurrentOpsCheckTheRankOfEveryInput) {
   for (const char* op : {"LSTM", "GRU"}) {
     for (const std::vector<int64_t>& shape :
