@@ -7,11 +7,11 @@
 namespace webnn::cpu {
 
 HostBuffer zeroedPackedBuffer(uint64_t bytes) {
-  // Every byte of a packed constant is written when its weights arrive: big buffers are committed
-  // in one call here (mmap, zeroed by the system) instead of a fault per 4 KiB page as the packing
-  // writes them (the encoder's 324 MiB: build + load 590 -> 410 ms, the MLP's 512 MiB 880-1070 ->
-  // 550 ms on Zen 5); small ones come from the heap.
-  HostBuffer buffer(bytes, HostBuffer::Commit::Now);
+  // Big buffers come from mmap, zeroed by the system and committed as they are written: a graph is
+  // built weightless, and a constant that never arrives takes no memory. (Committing them here made
+  // the encoder's build + load 590 -> 410 ms, but a built graph of huge hollow constants then took
+  // their whole size at build(): builder_api_fuzzer ran out of memory.) Small ones from the heap.
+  HostBuffer buffer(bytes);
   if (bytes > 0 && bytes < (1ull << 20)) std::memset(buffer.data(), 0, bytes);
   return buffer;
 }
