@@ -130,19 +130,28 @@ TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
     QdqGraph qdq = buildQdq(context, false, reshapedScales);
     fill(qdq, 0);
     const cpu::CpuPlan& plan = planOf(qdq.graph);
+    // The reshapes of the filter's scale and zero point join the step: the step reads the
+    // constants behind them, and no step copies them at every dispatch.
+    const std::string types = reshapedScales
+                                  ? "dequantizeLinear+reshape+reshape+dequantizeLinear+conv2d+relu"
+                                  : "dequantizeLinear+dequantizeLinear+conv2d+relu";
     size_t found = plan.steps.size();
     for (size_t s = 0; s < plan.steps.size(); ++s) {
-      if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+conv2d+relu") found = s;
+      if (plan.steps[s].types == types) found = s;
+      EXPECT_EQ(plan.steps[s].types.find("reshape"),
+                reshapedScales && s == found ? 17 : std::string::npos)
+          << plan.steps[s].types;
     }
     ASSERT_LT(found, plan.steps.size());
     const cpu::PlanStep& step = plan.steps[found];
     EXPECT_FALSE(step.isFallback());
     EXPECT_NE(step.op->implementation().find("(int8)"), std::string::npos)
         << step.op->implementation();
-    EXPECT_EQ(step.operations.size(), 4u);  // conv2d, the two dequantizeLinear, relu
+    // conv2d, the two dequantizeLinear, relu (and the two reshapes)
+    EXPECT_EQ(step.operations.size(), reshapedScales ? 6u : 4u);
     size_t fused = 0;
     for (const auto& placement : plan.operations) fused += placement.kind == Kind::Fused;
-    EXPECT_EQ(fused, 3u);
+    EXPECT_EQ(fused, reshapedScales ? 5u : 3u);
     expectNear(run(context, qdq.graph), onReference(false, 0));
   }
 }
@@ -232,7 +241,8 @@ TEST(CpuQuantized, AQdqMatmulWithBiasAndReluIsOneInt8Step) {
   const cpu::CpuPlan& plan = planOf(graph);
   size_t found = plan.steps.size();
   for (size_t s = 0; s < plan.steps.size(); ++s) {
-    if (plan.steps[s].types == "dequantizeLinear+dequantizeLinear+matmul+add+relu") found = s;
+    if (plan.steps[s].types == "dequantizeLinear+reshape+reshape+dequantizeLinear+matmul+add+relu")
+      found = s;
   }
   ASSERT_LT(found, plan.steps.size());
   EXPECT_NE(plan.steps[found].op->implementation().find("(int8)"), std::string::npos)

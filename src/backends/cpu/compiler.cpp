@@ -399,15 +399,21 @@ class PlanCompiler {
         std::string whyNot;
         if (compileOperation(anchor, &*fusion_.chains[anchor], &whyNot)) continue;
         if (fusion_.chains[anchor]->quantized) {
-          // No quantized implementation: the dequantizeLinear operations run as steps first, then
-          // the anchor with its post-ops (if any) as a float chain, then the quantizeLinear.
+          // No quantized implementation: the dequantizeLinear operations (after the reshapes of
+          // their scales and zero points) run as steps first, in graph order, then the anchor
+          // with its post-ops (if any) as a float chain, then the quantizeLinear.
           FusionChain& chain = *fusion_.chains[anchor];
           const QuantizedOperands q = *chain.quantized;
           const std::optional<QuantizedOutput> output = chain.quantizedOutput;
           chain.quantized.reset();
           chain.quantizedOutput.reset();
           std::vector<size_t> dequantizers{q.inputDequantize, q.weightsDequantize};
-          if (q.bias) dequantizers.push_back(q.bias->dequantize);
+          dequantizers.insert(dequantizers.end(), q.reshapes.begin(), q.reshapes.end());
+          if (q.bias) {
+            dequantizers.push_back(q.bias->dequantize);
+            dequantizers.insert(dequantizers.end(), q.bias->reshapes.begin(),
+                                q.bias->reshapes.end());
+          }
           std::sort(dequantizers.begin(), dequantizers.end());
           std::erase_if(chain.operations, [&](size_t operation) {
             return std::find(dequantizers.begin(), dequantizers.end(), operation) !=

@@ -88,8 +88,13 @@ struct QuantizedOperands {
   struct Bias {
     size_t dequantize = 0;  // the operation
     graph::OperandId values = 0, scale = 0, zeroPoint = 0;
+    std::vector<size_t> reshapes{};  // of its scale and zero point (as `reshapes` below)
   };
   std::optional<Bias> bias{};
+  // The reshapes of the weights' scale and zero point (an importer lays a per-axis scale out as
+  // [O, 1, 1, 1]) that only their dequantizeLinear reads: they run no step, the quantized step
+  // reads the constants behind them.
+  std::vector<size_t> reshapes{};
 };
 // The quantizeLinear that ends a quantized chain (into uint8, one classic scale and zero point):
 // the step writes the quantized values (the next layer's input) instead of float32 ones.

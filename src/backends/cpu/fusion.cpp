@@ -269,6 +269,19 @@ std::optional<graph::OperandId> constantBehindReshapes(const graph::GraphIR& ir,
   return std::nullopt;
 }
 
+// The reshapes between `value` and the constant behind it that `reader` alone reads, one after
+// the other (each the sole reader of the one before): appended to `reshapes`.
+void appendSoleReshapes(const graph::GraphIR& ir, graph::OperandId value, size_t reader,
+                        std::vector<size_t>& reshapes) {
+  size_t at = 0;
+  const graph::Operation* reshape = soleProducerFor(ir, value, reader, at);
+  while (reshape && reshape->type == graph::OpType::Reshape) {
+    reshapes.push_back(at);
+    reader = at;
+    reshape = soleProducerFor(ir, reshape->inputs[0], reader, at);
+  }
+}
+
 bool hasOneElement(const graph::GraphIR& ir, graph::OperandId id) {
   return ir.descriptor(id).elementCount() == 1;
 }
@@ -309,6 +322,8 @@ std::optional<QuantizedOperands> quantizedOperandsOf(const graph::GraphIR& ir,
     return std::nullopt;
   }
   q.weightsScale = *scale, q.weightsZeroPoint = *zeroPoint;
+  appendSoleReshapes(ir, weights->inputs[1], q.weightsDequantize, q.reshapes);
+  appendSoleReshapes(ir, weights->inputs[2], q.weightsDequantize, q.reshapes);
   // One scale for the weights, or one per output channel.
   const auto& weightsShape = ir.descriptor(q.weights).shape;
   const auto& scaleShape = ir.descriptor(weights->inputs[1]).shape;
@@ -371,6 +386,8 @@ std::optional<QuantizedOperands> quantizedAnchorOf(const graph::GraphIR& ir,
           ir.descriptor(*zeroPoint).dataType == MLOperandDataType::Int32 && countFits(*scale) &&
           countFits(*zeroPoint)) {
         q->bias = QuantizedOperands::Bias{dequantize, operation.inputs[0], *scale, *zeroPoint};
+        appendSoleReshapes(ir, operation.inputs[1], dequantize, q->bias->reshapes);
+        appendSoleReshapes(ir, operation.inputs[2], dequantize, q->bias->reshapes);
       }
     }
     return q;
@@ -459,15 +476,8 @@ std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph:
   operand.scale = *scale, operand.zeroPoint = *zeroPoint;
   // The reshapes of the scale and zero point that only the dequantizeLinear reads run no step.
   const size_t dequantize = at;
-  for (graph::OperandId value : {producer->inputs[1], producer->inputs[2]}) {
-    reader = dequantize;
-    const graph::Operation* reshape = soleProducerFor(ir, value, reader, at);
-    while (reshape && reshape->type == graph::OpType::Reshape) {
-      operand.operations.push_back(at);
-      reader = at;
-      reshape = soleProducerFor(ir, reshape->inputs[0], reader, at);
-    }
-  }
+  appendSoleReshapes(ir, producer->inputs[1], dequantize, operand.operations);
+  appendSoleReshapes(ir, producer->inputs[2], dequantize, operand.operations);
   std::sort(operand.operations.begin(), operand.operations.end());
   return operand;
 }
@@ -546,8 +556,12 @@ FusionPlan planFusions(const graph::GraphIR& ir) {
         quantized && plan.anchorOf[quantized->inputDequantize] < 0 &&
         plan.anchorOf[quantized->weightsDequantize] < 0) {
       chain.operations = {quantized->inputDequantize, quantized->weightsDequantize};
+      chain.operations.insert(chain.operations.end(), quantized->reshapes.begin(),
+                              quantized->reshapes.end());
       if (quantized->bias && plan.anchorOf[quantized->bias->dequantize] < 0) {
         chain.operations.push_back(quantized->bias->dequantize);
+        chain.operations.insert(chain.operations.end(), quantized->bias->reshapes.begin(),
+                                quantized->bias->reshapes.end());
       } else {
         quantized->bias.reset();
       }
