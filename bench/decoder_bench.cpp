@@ -14,8 +14,9 @@
 // q, k, v projections; the new key and value appended to past_key_L / past_value_L
 // [1, heads, kv, head]; softmax(q k^T / sqrt(head)) v; the output projection and a residual add;
 // RMSNorm, SwiGLU (silu(gate) * up, down) and a residual add; a final RMSNorm, output y
-// [1, 1, hidden]. Each projection is matmul(h, transpose(dequantizeLinear(W, W.scale,
-// W.zero_point))), W [N, K] (the pattern the cpu backend runs as one 4-bit step).
+// [1, 1, hidden]. Each projection is matmul(h, transpose(dequantizeLinear(W, cast(W.scale,
+// float32), W.zero_point))), W [N, K] (the pattern the cpu backend runs as one 4-bit step, reading
+// the float16 scales as the file stores them).
 //
 //   webnn_decoder_bench FILE.gguf [--input NAME=FILE.npy]... [--random-inputs --seed 1]
 //       [--heads 16 --kv 128] [--iterations 20] [--threads 0] [--backend NAME]
@@ -99,7 +100,7 @@ void checkLinear(const WeightSource& source, const std::string& name, uint32_t n
   const TensorInfo& zeroPoint = tensorOf(source, name + ".zero_point");
   if (scale.shape.size() != 2 || scale.shape[0] != n || scale.shape[1] == 0 ||
       k % scale.shape[1] != 0 || zeroPoint.shape != scale.shape ||
-      scale.dataType != MLOperandDataType::Float32) {
+      scale.dataType != MLOperandDataType::Float16) {
     fail(source.path() + ": the block operands of '" + name + "' (" + shapeText(scale.shape) +
          ", " + shapeText(zeroPoint.shape) + ") do not fit its shape " + shapeText(w.shape));
   }
@@ -194,10 +195,11 @@ class DecoderBuilder {
     return b_.mul(b_.div(x, root), hollow(gamma));
   }
 
-  // matmul(a, transpose(dequantizeLinear(W, W.scale, W.zero_point))), W [N, K].
+  // matmul(a, transpose(dequantizeLinear(W, cast(W.scale, float32), W.zero_point))), W [N, K]:
+  // the float16 scales widened exactly, as ggml dequantizes.
   MLOperand linear(const MLOperand& a, const std::string& name) {
-    const MLOperand w =
-        b_.dequantizeLinear(hollow(name), hollow(name + ".scale"), hollow(name + ".zero_point"));
+    const MLOperand scale = b_.cast(hollow(name + ".scale"), MLOperandDataType::Float32);
+    const MLOperand w = b_.dequantizeLinear(hollow(name), scale, hollow(name + ".zero_point"));
     return b_.matmul(a, b_.transpose(w));
   }
 

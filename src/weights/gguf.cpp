@@ -11,15 +11,15 @@
 // float16 scale d then the quantized values; q4_0: 16 bytes, byte j holding element j in its low
 // nibble and element j + 16 in its high one, value (q - 8) * d; q8_0: 32 int8, value q * d) are
 // listed as the three derived tensors of dequantizeLinear (TensorInfo::derived): "X" (uint4 or
-// int8), "X.scale" (float32) and "X.zero_point" (uint4 8 or int8 0), computed on read from the
-// blocks that cover the requested range, 64 KiB of them at a time.
+// int8), "X.scale" (float16: the blocks' d as stored, so a graph reads them through a cast to
+// float32, dequantizing exactly as ggml does) and "X.zero_point" (uint4 8 or int8 0), computed
+// on read from the blocks that cover the requested range, 64 KiB of them at a time.
 #include <algorithm>
 #include <cstring>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/float16.h"
 #include "file_reader.h"
 #include "formats.h"
 
@@ -417,9 +417,9 @@ class GgufSource : public WeightSource {
     values.byteLength = blocks * (q4 ? 16 : 32);
     TensorInfo scales = values;
     scales.name = t.name + ".scale";
-    scales.dataType = MLOperandDataType::Float32;
+    scales.dataType = MLOperandDataType::Float16;
     scales.shape.back() /= kQuantBlock;
-    scales.byteLength = blocks * 4;
+    scales.byteLength = blocks * 2;
     TensorInfo zeroPoints = scales;
     zeroPoints.name = t.name + ".zero_point";
     zeroPoints.dataType = values.dataType;
@@ -452,7 +452,7 @@ class GgufSource : public WeightSource {
       return;
     }
     const uint32_t blockBytes = d.q4 ? 18 : 34;
-    const uint32_t perBlock = d.part == Part::Scales ? 4 : (d.q4 ? 16 : 32);  // bytes out
+    const uint32_t perBlock = d.part == Part::Scales ? 2 : (d.q4 ? 16 : 32);  // bytes out
     const uint64_t end = offsetInTensor + destination.size();  // within byteLength: checked
     const uint64_t first = offsetInTensor / perBlock;
     const uint64_t last = (end - 1) / perBlock;  // inclusive
@@ -492,13 +492,11 @@ class GgufSource : public WeightSource {
     std::string source;  // the file's tensor
   };
 
-  // One block's bytes of the derived tensor: 16 (q4_0 values), 32 (q8_0 values) or 4 (scale).
+  // One block's bytes of the derived tensor: 16 (q4_0 values), 32 (q8_0 values) or 2 (the
+  // float16 scale, little-endian in both).
   static void convertBlock(const Derivation& d, const std::byte* block, std::byte* out) {
     if (d.part == Part::Scales) {
-      const auto half = static_cast<uint16_t>(static_cast<uint16_t>(block[0]) |
-                                              static_cast<uint16_t>(block[1]) << 8);
-      const float scale = halfToFloat(half);
-      std::memcpy(out, &scale, 4);
+      std::memcpy(out, block, 2);
       return;
     }
     const std::byte* qs = block + 2;

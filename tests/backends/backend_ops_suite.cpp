@@ -1917,13 +1917,14 @@ void addQuantizationAndRecurrentCases() {
   // per block of a row))), or W [N, blocks, blockSize] reshaped to [N, K] with the scale and zero
   // point reshaped from flat constants (ONNX Runtime's MatMulNBits as its WebNN provider lowers
   // it), a bias row added after. Column and row counts leave tails of the kernel's 4 x 4 tiles;
-  // a block of 16 with 4 bits takes the portable loop.
+  // a block of 16 with 4 bits takes the portable loop. `halfScale`: the scale a float16 constant
+  // cast to float32, as a GGUF's q4_0 scales are read (the cpu backend keeps them float16).
   struct BlockQuantizedMatmul {
     const char* label;
     T weights;
     uint32_t n, k, blockSize;
     Shape a;
-    bool nBitsForm, bias;
+    bool nBitsForm, bias, halfScale = false;
   };
   for (const BlockQuantizedMatmul& c :
        {BlockQuantizedMatmul{"uint4 blocks of 32", T::Uint4, 20, 64, 32, {3, 64}, false, false},
@@ -1935,7 +1936,11 @@ void addQuantizationAndRecurrentCases() {
             "uint8 blocks of 16, bias", T::Uint8, 18, 48, 16, {5, 48}, false, true},
         BlockQuantizedMatmul{"int8 blocks of 64", T::Int8, 7, 128, 64, {1, 2, 128}, true, false},
         BlockQuantizedMatmul{
-            "uint4 blocks of 16 (portable)", T::Uint4, 6, 32, 16, {2, 32}, false, false}}) {
+            "uint4 blocks of 16 (portable)", T::Uint4, 6, 32, 16, {2, 32}, false, false},
+        BlockQuantizedMatmul{"uint4, float16 scales cast (q4_0), 1 row", T::Uint4, 21, 96, 32,
+                             {1, 1, 96}, false, true, true},
+        BlockQuantizedMatmul{"int8, float16 scales cast (q8_0), nbits form", T::Int8, 10, 64, 32,
+                             {3, 64}, true, false, true}}) {
     add(
         std::string("matmul on block-quantized weights, ") + c.label, O::Matmul,
         [c](CaseBuilder& b, T t) {
@@ -1946,13 +1951,17 @@ void addQuantizationAndRecurrentCases() {
                                         : (isSigned ? Range{-128, 127} : Range{0, 255});
           const uint32_t blocks = c.k / c.blockSize;
           MLOperand weights, scale, zero;
+          auto scales = [&](Shape shape) {
+            return c.halfScale ? g.cast(b.constant(T::Float16, shape, {0.001, 0.05}), t)
+                               : b.constant(t, shape, {0.001, 0.05});
+          };
           if (c.nBitsForm) {
             weights = b.constant(c.weights, {c.n, blocks, c.blockSize}, values);
-            scale = g.reshape(b.constant(t, {c.n * blocks}, {0.001, 0.05}), {c.n, blocks, 1});
+            scale = g.reshape(scales({c.n * blocks}), {c.n, blocks, 1});
             zero = g.reshape(b.constant(c.weights, {c.n * blocks}, values), {c.n, blocks, 1});
           } else {
             weights = b.constant(c.weights, {c.n, c.k}, values);
-            scale = b.constant(t, {c.n, blocks}, {0.001, 0.05});
+            scale = scales({c.n, blocks});
             zero = b.constant(c.weights, {c.n, blocks}, values);
           }
           MLOperand dequantized = g.dequantizeLinear(weights, scale, zero);
@@ -1961,7 +1970,7 @@ void addQuantizationAndRecurrentCases() {
           if (c.bias) y = g.add(y, b.constant(t, {c.n}, {-1, 1}));
           return y;
         },
-        {T::Float32, T::Float16}, "a");
+        c.halfScale ? std::vector<T>{T::Float32} : std::vector<T>{T::Float32, T::Float16}, "a");
   }
   add("quantizeLinear ties to even", O::QuantizeLinear, [](CaseBuilder& b, T t) {
     return b.builder().quantizeLinear(b.values(t, {6}, {0.5, 1.5, 2.5, -0.5, -1.5, 1e9}),

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/block_quantized_gemm.h"
+#include "core/float16.h"
 
 namespace webnn::cpu {
 namespace {
@@ -119,6 +120,35 @@ TEST(BlockQuantizedGemm, MatchesTheReferenceOverShapesBitsAndBlocks) {
           }
         }
       }
+    }
+  }
+}
+
+// float16 scales (GGUF's q4_0 d, read as stored): the same products, bit for bit, as float32
+// scales of the same values, on the dispatched kernel (its batch-1 row path and its tiles) and
+// the portable loop.
+TEST(BlockQuantizedGemm, Float16ScalesGiveTheProductsOfTheirFloat32Values) {
+  uint32_t seed = 100;
+  for (uint32_t bits : {4u, 8u}) {
+    for (uint64_t m : {1ull, 3ull}) {
+      Problem problem(m, 128, 37, 32, bits, true, true, seed++);
+      std::vector<uint16_t> halves(problem.scales.size());
+      for (size_t i = 0; i < halves.size(); ++i) {
+        halves[i] = floatToHalf(problem.scales[i]);
+        problem.scales[i] = halfToFloat(halves[i]);  // the values float16 holds
+      }
+      BlockQuantizedWeights fromHalves = problem.weights();
+      fromHalves.scales = nullptr;
+      fromHalves.halfScales = halves.data();
+      const std::string what = "bits " + std::to_string(bits) + " m " + std::to_string(m);
+      std::vector<float> expected(m * 37), c(m * 37), portable(m * 37);
+      blockQuantizedGemm(m, problem.a.data(), 128, problem.weights(), problem.bias.data(),
+                         expected.data(), 37);
+      blockQuantizedGemm(m, problem.a.data(), 128, fromHalves, problem.bias.data(), c.data(), 37);
+      EXPECT_EQ(c, expected) << what;
+      blockQuantizedGemmPortable(m, problem.a.data(), 128, fromHalves, problem.bias.data(),
+                                 portable.data(), 37);
+      problem.check(portable, what + " (portable)");
     }
   }
 }

@@ -19,6 +19,7 @@
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/kernels/block_quantized_gemm.h"
 #include "backends/cpu/plan.h"
+#include "core/float16.h"
 #include "test_helpers.h"
 #include "webnn/context.h"
 #include "webnn/graph_builder.h"
@@ -43,16 +44,20 @@ struct NBitsGraph {
   MLOperand weights, scales, zeroPoints, bias;
 };
 
-// `alsoRead`: the dequantized weights are a graph output too.
-NBitsGraph build(MLContext& context, bool alsoRead) {
+// `alsoRead`: the dequantized weights are a graph output too. `halfScales`: the scales are a
+// float16 constant cast to float32 (as a GGUF's q4_0 scales are read).
+NBitsGraph build(MLContext& context, bool alsoRead, bool halfScales = false) {
   MLGraphBuilder b(context);
-  NBitsGraph result{.graph = MLGraph(),
-                    .weights = b.constant({I4, {kN, kBlocks, kBlockSize}}, {.label = "w"}),
-                    .scales = b.constant({F32, {kN * kBlocks}}, {.label = "s"}),
-                    .zeroPoints = b.constant({I4, {kN * kBlocks}}, {.label = "z"}),
-                    .bias = b.constant({F32, {kN}}, {.label = "b"})};
+  NBitsGraph result{
+      .graph = MLGraph(),
+      .weights = b.constant({I4, {kN, kBlocks, kBlockSize}}, {.label = "w"}),
+      .scales = b.constant({halfScales ? MLOperandDataType::Float16 : F32, {kN * kBlocks}},
+                           {.label = "s"}),
+      .zeroPoints = b.constant({I4, {kN * kBlocks}}, {.label = "z"}),
+      .bias = b.constant({F32, {kN}}, {.label = "b"})};
+  const MLOperand scales = halfScales ? b.cast(result.scales, F32) : result.scales;
   const MLOperand dequantized =
-      b.dequantizeLinear(result.weights, b.reshape(result.scales, {kN, kBlocks, 1}),
+      b.dequantizeLinear(result.weights, b.reshape(scales, {kN, kBlocks, 1}),
                          b.reshape(result.zeroPoints, {kN, kBlocks, 1}));
   const MLOperand x = b.input("x", {F32, {1, kRows, kK}});
   const MLOperand y =
@@ -74,7 +79,13 @@ void fill(NBitsGraph& g) {
   for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.5f * static_cast<float>(i) - 3.0f;
   g.graph.setConstantData(g.weights, testing::bytesOf(weights));
   g.graph.setConstantData(g.zeroPoints, testing::bytesOf(zeroPoints));
-  g.graph.setConstantData(g.scales, testing::bytesOf(scales));
+  if (g.scales.dataType() == MLOperandDataType::Float16) {
+    std::vector<uint16_t> halves(scales.size());
+    for (size_t i = 0; i < scales.size(); ++i) halves[i] = floatToHalf(scales[i]);
+    g.graph.setConstantData(g.scales, testing::bytesOf(halves));
+  } else {
+    g.graph.setConstantData(g.scales, testing::bytesOf(scales));
+  }
   g.graph.setConstantData(g.bias, testing::bytesOf(bias));
 }
 
@@ -84,9 +95,9 @@ std::vector<float> run(MLContext& context, const MLGraph& graph) {
   return testing::runFloat(context, graph, {{"x", x}}, "y");
 }
 
-std::vector<float> onReference() {
+std::vector<float> onReference(bool halfScales = false) {
   MLContext reference = createContext({.backend = "reference"});
-  NBitsGraph g = build(reference, false);
+  NBitsGraph g = build(reference, false, halfScales);
   fill(g);
   return run(reference, g.graph);
 }
@@ -120,6 +131,25 @@ TEST(CpuBlockQuantized, AMatMulNBitsLayerIsOneStepReadingTheWeightsAsStored) {
   const auto implementations = g.graph.implementations();
   ASSERT_EQ(implementations.size(), 1u);
   EXPECT_EQ(implementations[0].dataType, "float32");
+}
+
+// float16 scales cast to float32 (a GGUF's q4_0 scales): the cast joins the step too, which reads
+// the scales as stored (2 bytes a block instead of 4), with the reference backend's values.
+TEST(CpuBlockQuantized, Float16ScalesCastToFloat32AreReadAsStored) {
+  MLContext context = createContext({.backend = "cpu"});
+  NBitsGraph g = build(context, false, true);
+  const cpu::CpuPlan& plan = planOf(g.graph);
+  ASSERT_EQ(plan.steps.size(), 1u);
+  const cpu::PlanStep& step = plan.steps[0];
+  EXPECT_EQ(step.types, "cast+reshape+reshape+dequantizeLinear+reshape+transpose+matmul+add");
+  EXPECT_NE(step.implementation.find(", float16 scales)"), std::string::npos)
+      << step.implementation;
+  fill(g);
+  expectNear(run(context, g.graph), onReference(true));
+  // The constants are the ones given, nothing widened: 4-bit weights and zero points, float16
+  // scales, the float32 bias.
+  EXPECT_EQ(context.memoryStats().constantBytes,
+            uint64_t{kN} * kK / 2 + kN * kBlocks / 2 + kN * kBlocks * 2 + kN * 4);
 }
 
 TEST(CpuBlockQuantized, DequantizedWeightsAnotherOutputReadsAreNotFused) {

@@ -83,7 +83,7 @@ TEST_F(Inspect, GgufShapesInWebnnOrder) {
   ASSERT_EQ(out.status, 0) << out.text;
   for (const char* part :
        {"format:  gguf", "token_embd.weight", "float16", "[3, 8]", "blk.0.q ", "uint4 (from q4_0)",
-        "blk.0.q.scale", "float32 (from q4_0)", "blk.0.q.zero_point", "q4_K (unsupported)",
+        "blk.0.q.scale", "float16 (from q4_0)", "blk.0.q.zero_point", "q4_K (unsupported)",
         "5 tensors", "1 unsupported", "3 tensors derived from quantized tensors"}) {
     EXPECT_NE(out.text.find(part), std::string::npos) << "no '" << part << "' in:\n" << out.text;
   }
@@ -92,10 +92,10 @@ TEST_F(Inspect, GgufShapesInWebnnOrder) {
   const auto report = nlohmann::json::parse(json.text);
   EXPECT_EQ(report["derivedCount"], 3);
   EXPECT_EQ(report["tensors"][2]["name"], "blk.0.q.scale");
-  EXPECT_EQ(report["tensors"][2]["dataType"], "float32");
+  EXPECT_EQ(report["tensors"][2]["dataType"], "float16");
   EXPECT_EQ(report["tensors"][2]["fileDataType"], "q4_0");
   EXPECT_EQ(report["tensors"][2]["derived"], true);
-  EXPECT_EQ(report["tensors"][2]["byteLength"], 8);
+  EXPECT_EQ(report["tensors"][2]["byteLength"], 4);
   EXPECT_EQ(report["tensors"][0]["derived"], false);
 }
 

@@ -351,11 +351,7 @@ Derived expectedDerived(const Bytes& blocks, bool q4) {
   std::vector<uint8_t> nibbles;  // q4_0: one per element, in element order
   for (size_t b = 0; b < count; ++b) {
     const std::byte* block = blocks.data() + b * blockBytes;
-    const auto half = static_cast<uint16_t>(static_cast<uint16_t>(block[0]) |
-                                            static_cast<uint16_t>(block[1]) << 8);
-    const float scale = floatOfHalfBits(half);
-    const auto* scaleBytes = reinterpret_cast<const std::byte*>(&scale);
-    d.scales.insert(d.scales.end(), scaleBytes, scaleBytes + 4);
+    d.scales.insert(d.scales.end(), block, block + 2);  // the float16 d, as stored
     if (q4) {
       for (int j = 0; j < 16; ++j) nibbles.push_back(static_cast<uint8_t>(block[2 + j]) & 15);
       for (int j = 0; j < 16; ++j) nibbles.push_back(static_cast<uint8_t>(block[2 + j]) >> 4);
@@ -406,16 +402,16 @@ TEST(WeightSourceGgufQuantized, ListedAsValuesScalesAndZeroPoints) {
   } expected[] = {
       {"first", T::Float32, {4}, 16, "f32"},
       {"w4", T::Uint4, {3, 64}, 96, "q4_0"},
-      {"w4.scale", T::Float32, {3, 2}, 24, "q4_0"},
+      {"w4.scale", T::Float16, {3, 2}, 12, "q4_0"},
       {"w4.zero_point", T::Uint4, {3, 2}, 3, "q4_0"},
       {"w8", T::Int8, {2, 2, 32}, 128, "q8_0"},
-      {"w8.scale", T::Float32, {2, 2, 1}, 16, "q8_0"},
+      {"w8.scale", T::Float16, {2, 2, 1}, 8, "q8_0"},
       {"w8.zero_point", T::Int8, {2, 2, 1}, 4, "q8_0"},
       {"odd", T::Uint4, {96}, 48, "q4_0"},
-      {"odd.scale", T::Float32, {3}, 12, "q4_0"},
+      {"odd.scale", T::Float16, {3}, 6, "q4_0"},
       {"odd.zero_point", T::Uint4, {3}, 2, "q4_0"},
       {"raw8", T::Int8, {1, 64}, 64, "q8_0"},
-      {"raw8.scale", T::Float32, {1, 2}, 8, "q8_0"},
+      {"raw8.scale", T::Float16, {1, 2}, 4, "q8_0"},
       {"raw8.zero_point", T::Int8, {1, 2}, 2, "q8_0"},
       {"last", T::Int32, {2}, 8, "i32"},
   };
@@ -488,8 +484,12 @@ TEST(WeightSourceGgufQuantized, ValuesTimesScalesAreGgmlsDequantization) {
     const std::string name = isQ4 ? "a" : "b";
     const Bytes values = readTensor(*source, *source->find(name));
     const Bytes scaleBytes = readTensor(*source, *source->find(name + ".scale"));
-    std::vector<float> scales(scaleBytes.size() / 4);
-    std::memcpy(scales.data(), scaleBytes.data(), scaleBytes.size());
+    std::vector<float> scales(scaleBytes.size() / 2);  // float16, widened exactly
+    for (size_t b = 0; b < scales.size(); ++b) {
+      scales[b] = floatOfHalfBits(static_cast<uint16_t>(static_cast<uint16_t>(scaleBytes[2 * b]) |
+                                                        static_cast<uint16_t>(scaleBytes[2 * b + 1])
+                                                            << 8));
+    }
     const std::vector<float> ggml = isQ4 ? dequantizeQ4_0(q4) : dequantizeQ8_0(q8);
     ASSERT_EQ(ggml.size(), floats.size());
     for (size_t i = 0; i < floats.size(); ++i) {
@@ -631,8 +631,10 @@ struct QuantizedModel {
     const auto input = builder.input("x", {T::Float32, {2, kColumns}});
     const auto weight = [&](const std::string& name, T type) {
       const auto values = builder.constant({type, {kRows, kColumns}}, {.label = name});
-      const auto scale =
-          builder.constant({T::Float32, {kRows, kColumns / 32}}, {.label = name + ".scale"});
+      // The file's float16 scales, widened exactly by a cast.
+      const auto scale = builder.cast(
+          builder.constant({T::Float16, {kRows, kColumns / 32}}, {.label = name + ".scale"}),
+          T::Float32);
       const auto zero =
           builder.constant({type, {kRows, kColumns / 32}}, {.label = name + ".zero_point"});
       return builder.dequantizeLinear(values, scale, zero);

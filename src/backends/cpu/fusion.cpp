@@ -282,6 +282,38 @@ void appendSoleReshapes(const graph::GraphIR& ir, graph::OperandId value, size_t
   }
 }
 
+// The constant behind `value` = cast(constant, float32), possibly reshaped before or after the
+// cast, every link read by the next one alone (the first by `reader`): the links are appended to
+// `operations`. The compiler sees float16 graphs widened (widen_float16.h): a float16 constant
+// cast to float32 (GGUF's q4_0 scales as a graph reads them) is a float32 constant whose bytes
+// arrive as float16, behind a cast from float32 to float32.
+std::optional<graph::OperandId> constantCastBehind(const graph::GraphIR& ir,
+                                                   graph::OperandId value, size_t reader,
+                                                   std::vector<size_t>& operations) {
+  std::vector<size_t> links;
+  bool cast = false;
+  for (int depth = 0; depth < 6; ++depth) {
+    if (isConstant(ir, value)) {
+      if (!cast || !isFloat32(ir, value)) break;
+      operations.insert(operations.end(), links.begin(), links.end());
+      return value;
+    }
+    size_t at = 0;
+    const graph::Operation* producer = soleProducerFor(ir, value, reader, at);
+    if (!producer) break;
+    if (producer->type == graph::OpType::Cast && !cast && isFloat32(ir, producer->inputs[0]) &&
+        isFloat32(ir, producer->outputs[0])) {
+      cast = true;
+    } else if (producer->type != graph::OpType::Reshape) {
+      break;
+    }
+    links.push_back(at);
+    reader = at;
+    value = producer->inputs[0];
+  }
+  return std::nullopt;
+}
+
 bool hasOneElement(const graph::GraphIR& ir, graph::OperandId id) {
   return ir.descriptor(id).elementCount() == 1;
 }
@@ -465,7 +497,13 @@ std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph:
   }
   if (blocks == 0 || operand.k % blocks != 0) return std::nullopt;
   operand.blockSize = operand.k / blocks;
-  const auto scale = constantBehindReshapes(ir, producer->inputs[1]);
+  const size_t dequantize = at;
+  // The scale: a float32 constant, possibly cast to float32 (a float16 one widened: the op reads
+  // it as it arrives).
+  std::vector<size_t> castScaleLinks;
+  auto scale = constantCastBehind(ir, producer->inputs[1], dequantize, castScaleLinks);
+  const bool castScale = scale.has_value();
+  if (!scale) scale = constantBehindReshapes(ir, producer->inputs[1]);
   const auto zeroPoint = constantBehindReshapes(ir, producer->inputs[2]);
   if (!scale || !zeroPoint || !isFloat32(ir, *scale) ||
       ir.descriptor(*zeroPoint).dataType != weights.dataType ||
@@ -474,9 +512,14 @@ std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph:
     return std::nullopt;
   }
   operand.scale = *scale, operand.zeroPoint = *zeroPoint;
-  // The reshapes of the scale and zero point that only the dequantizeLinear reads run no step.
-  const size_t dequantize = at;
-  appendSoleReshapes(ir, producer->inputs[1], dequantize, operand.operations);
+  // The reshapes (and the cast) of the scale and zero point that only the dequantizeLinear reads
+  // run no step.
+  if (castScale) {
+    operand.operations.insert(operand.operations.end(), castScaleLinks.begin(),
+                              castScaleLinks.end());
+  } else {
+    appendSoleReshapes(ir, producer->inputs[1], dequantize, operand.operations);
+  }
   appendSoleReshapes(ir, producer->inputs[2], dequantize, operand.operations);
   std::sort(operand.operations.begin(), operand.operations.end());
   return operand;

@@ -19,12 +19,19 @@
 #include <cstring>
 #include <vector>
 
+#include "core/float16.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_BLOCK_GEMM_X86 1
 #include <immintrin.h>
 #endif
 
 namespace webnn::cpu {
+
+float BlockQuantizedWeights::scaleAt(uint64_t index) const {
+  return halfScales ? halfToFloat(halfScales[index]) : scales[index];
+}
+
 namespace {
 
 // The integer at element `index` of packed values.
@@ -43,7 +50,12 @@ constexpr uint64_t kColumnsPerChunk = 64;
 constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
 
 #ifdef WEBNN_BLOCK_GEMM_X86
-#define WEBNN_AVX512F_TARGET __attribute__((target("avx512f,fma")))
+#define WEBNN_AVX512F_TARGET __attribute__((target("avx512f,fma,f16c")))
+
+// Block `index`'s scale (F16C for float16 ones: every AVX-512F CPU has it).
+WEBNN_AVX512F_TARGET inline float scaleAvx512(const BlockQuantizedWeights& w, uint64_t index) {
+  return w.halfScales ? _cvtsh_ss(w.halfScales[index]) : w.scales[index];
+}
 
 // The sum of the 16 lanes. Not _mm512_reduce_add_ps: GCC 12's passes _mm256_undefined_pd(),
 // (also behind _mm512_castps512_ps256), which -Wuninitialized reports (GCC bug 105593); a full
@@ -81,7 +93,7 @@ WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQu
     __m512i zeroPoint[Cols];
     for (int j = 0; j < Cols; ++j) {
       const uint64_t index = (column + j) * blocks + block;
-      scale[j] = _mm512_set1_ps(w.scales[index]);
+      scale[j] = _mm512_set1_ps(scaleAvx512(w, index));
       int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
       if (Bits == 4 && Signed) zero += 8;
       zeroPoint[j] = _mm512_set1_epi32(zero);
@@ -240,7 +252,8 @@ WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights&
       }
       for (int j = 0; j < Cols; ++j) {
         acc[j] = _mm512_fmadd_ps(_mm512_add_ps(first[j], second[j]),
-                                 _mm512_set1_ps(w.scales[(column + j) * blocks + block]), acc[j]);
+                                 _mm512_set1_ps(scaleAvx512(w, (column + j) * blocks + block)),
+                                 acc[j]);
       }
     }
   }
@@ -324,7 +337,7 @@ void columnsPortable(uint64_t m, const float* a, uint64_t lda, const BlockQuanti
       float sum = 0;
       for (uint64_t block = 0; block < blocks; ++block) {
         const uint64_t index = column * blocks + block;
-        const float scale = w.scales[index];
+        const float scale = w.scaleAt(index);
         const int32_t zeroPoint = elementAt(w.zeroPoints, index, w.bits, w.isSigned);
         for (uint64_t k = block * w.blockSize; k < (block + 1) * w.blockSize; ++k) {
           const int32_t q = elementAt(w.values, column * w.k + k, w.bits, w.isSigned);

@@ -1,10 +1,13 @@
 // matmul on block-quantized weights (FusionChain::blockQuantized): C = A x transpose(
 // dequantizeLinear(W)) [+ bias row] on kernels/block_quantized_gemm.h, which reads W's 4-bit or
 // 8-bit integers as the graph stores them (the constant's own bytes: nothing is packed or
-// widened, so the weights take their file's size in memory) and widens them in registers. A is
-// read plain, the rows of its batch dimensions folded into M; the output is plain.
+// widened, so the weights take their file's size in memory) and widens them in registers. Scales
+// whose bytes arrive as float16 (a float16 constant cast to float32: GGUF's q4_0 scales) are kept
+// float16, as they arrive, and widened by the kernel. A is read plain, the rows of its batch
+// dimensions folded into M; the output is plain.
 #include <numeric>
 
+#include "backends/cpu/cpu_constant_slot.h"
 #include "backends/cpu/cpu_op.h"
 #include "backends/cpu/kernels/block_quantized_gemm.h"
 
@@ -26,12 +29,32 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     layout_.blockSize = operand_.blockSize;
     layout_.bits = type == MLOperandDataType::Int4 || type == MLOperandDataType::Uint4 ? 4 : 8;
     layout_.isSigned = type == MLOperandDataType::Int4 || type == MLOperandDataType::Int8;
+    // Scales that arrive as float16 stay float16: a layout of float16 elements in the same order,
+    // which the graph scatters them into as they arrive (their float32 form is never stored).
+    if (context.constants && context.ir.operand(operand_.scale).kind ==
+                                 graph::OperandKind::HollowConstant &&
+        context.constants->arrivesAsFloat16(operand_.scale)) {
+      const dnnl::memory::dims flat{
+          static_cast<dnnl::memory::dim>(context.descriptor(operand_.scale).elementCount())};
+      halfScales_ = context.packedConstant(
+          operand_.scale,
+          dnnl::memory::desc(flat, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a),
+          dnnl::memory::desc(flat, dnnl::memory::data_type::f16, dnnl::memory::format_tag::a));
+    }
+  }
+
+  void prepareConstants(const DispatchTensors& tensors) override {
+    if (halfScales_) halfScales_->pack(tensors[operand_.scale].data);
   }
 
   void execute(dnnl::stream&, const DispatchTensors& tensors) override {
     BlockQuantizedWeights weights = layout_;
     weights.values = static_cast<const uint8_t*>(dataOf(tensors, operand_.weights));
-    weights.scales = static_cast<const float*>(dataOf(tensors, operand_.scale));
+    if (halfScales_) {
+      weights.halfScales = static_cast<const uint16_t*>(halfScales_->memory().get_data_handle());
+    } else {
+      weights.scales = static_cast<const float*>(dataOf(tensors, operand_.scale));
+    }
     weights.zeroPoints = static_cast<const uint8_t*>(dataOf(tensors, operand_.zeroPoint));
     const auto* bias = bias_ ? static_cast<const float*>(dataOf(tensors, *bias_)) : nullptr;
     blockQuantizedGemm(m_, static_cast<const float*>(dataOf(tensors, a_)), operand_.k, weights,
@@ -42,7 +65,8 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     const std::string kernel = blockQuantizedGemmIsFast(layout_) ? "block_quantized_gemm:avx512"
                                                                  : "block_quantized_gemm:portable";
     return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
-           std::to_string(layout_.blockSize) + ")";
+           std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") +
+           ")";
   }
 
  private:
@@ -51,6 +75,7 @@ class BlockQuantizedMatmulOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   uint64_t m_;
   BlockQuantizedWeights layout_;
+  std::shared_ptr<PackedConstant> halfScales_;  // the scales kept float16, when they arrive so
 };
 
 }  // namespace
