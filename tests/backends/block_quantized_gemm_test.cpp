@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/kernels/block_quantized_gemm.h"
@@ -125,13 +126,15 @@ TEST(BlockQuantizedGemm, MatchesTheReferenceOverShapesBitsAndBlocks) {
 }
 
 // float16 scales (GGUF's q4_0 d, read as stored): the same products, bit for bit, as float32
-// scales of the same values, on the dispatched kernel (its batch-1 row path and its tiles) and
-// the portable loop.
+// scales of the same values, on the dispatched kernel (its batch-1 row path, which widens the
+// scales of 16 blocks at once, and its tiles) and the portable loop; 4 blocks a row, and 20 (a
+// group of 16 and 4 more).
 TEST(BlockQuantizedGemm, Float16ScalesGiveTheProductsOfTheirFloat32Values) {
   uint32_t seed = 100;
   for (uint32_t bits : {4u, 8u}) {
-    for (uint64_t m : {1ull, 3ull}) {
-      Problem problem(m, 128, 37, 32, bits, true, true, seed++);
+    for (const auto& [m, k] : {std::pair{1ull, 128ull}, std::pair{1ull, 640ull},
+                               std::pair{3ull, 128ull}, std::pair{3ull, 640ull}}) {
+      Problem problem(m, k, 37, 32, bits, true, true, seed++);
       std::vector<uint16_t> halves(problem.scales.size());
       for (size_t i = 0; i < halves.size(); ++i) {
         halves[i] = floatToHalf(problem.scales[i]);
@@ -140,13 +143,15 @@ TEST(BlockQuantizedGemm, Float16ScalesGiveTheProductsOfTheirFloat32Values) {
       BlockQuantizedWeights fromHalves = problem.weights();
       fromHalves.scales = nullptr;
       fromHalves.halfScales = halves.data();
-      const std::string what = "bits " + std::to_string(bits) + " m " + std::to_string(m);
+      const std::string what =
+          "bits " + std::to_string(bits) + " m " + std::to_string(m) + " k " + std::to_string(k);
       std::vector<float> expected(m * 37), c(m * 37), portable(m * 37);
-      blockQuantizedGemm(m, problem.a.data(), 128, problem.weights(), problem.bias.data(),
+      blockQuantizedGemm(m, problem.a.data(), k, problem.weights(), problem.bias.data(),
                          expected.data(), 37);
-      blockQuantizedGemm(m, problem.a.data(), 128, fromHalves, problem.bias.data(), c.data(), 37);
+      blockQuantizedGemm(m, problem.a.data(), k, fromHalves, problem.bias.data(), c.data(), 37);
       EXPECT_EQ(c, expected) << what;
-      blockQuantizedGemmPortable(m, problem.a.data(), 128, fromHalves, problem.bias.data(),
+      problem.check(c, what);
+      blockQuantizedGemmPortable(m, problem.a.data(), k, fromHalves, problem.bias.data(),
                                  portable.data(), 37);
       problem.check(portable, what + " (portable)");
     }

@@ -486,9 +486,9 @@ TEST(WeightSourceGgufQuantized, ValuesTimesScalesAreGgmlsDequantization) {
     const Bytes scaleBytes = readTensor(*source, *source->find(name + ".scale"));
     std::vector<float> scales(scaleBytes.size() / 2);  // float16, widened exactly
     for (size_t b = 0; b < scales.size(); ++b) {
-      scales[b] = floatOfHalfBits(static_cast<uint16_t>(static_cast<uint16_t>(scaleBytes[2 * b]) |
-                                                        static_cast<uint16_t>(scaleBytes[2 * b + 1])
-                                                            << 8));
+      scales[b] =
+          floatOfHalfBits(static_cast<uint16_t>(static_cast<uint16_t>(scaleBytes[2 * b]) |
+                                                static_cast<uint16_t>(scaleBytes[2 * b + 1]) << 8));
     }
     const std::vector<float> ggml = isQ4 ? dequantizeQ4_0(q4) : dequantizeQ8_0(q8);
     ASSERT_EQ(ggml.size(), floats.size());

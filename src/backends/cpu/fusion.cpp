@@ -287,9 +287,8 @@ void appendSoleReshapes(const graph::GraphIR& ir, graph::OperandId value, size_t
 // `operations`. The compiler sees float16 graphs widened (widen_float16.h): a float16 constant
 // cast to float32 (GGUF's q4_0 scales as a graph reads them) is a float32 constant whose bytes
 // arrive as float16, behind a cast from float32 to float32.
-std::optional<graph::OperandId> constantCastBehind(const graph::GraphIR& ir,
-                                                   graph::OperandId value, size_t reader,
-                                                   std::vector<size_t>& operations) {
+std::optional<graph::OperandId> constantCastBehind(const graph::GraphIR& ir, graph::OperandId value,
+                                                   size_t reader, std::vector<size_t>& operations) {
   std::vector<size_t> links;
   bool cast = false;
   for (int depth = 0; depth < 6; ++depth) {

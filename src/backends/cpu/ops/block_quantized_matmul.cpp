@@ -31,8 +31,8 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     layout_.isSigned = type == MLOperandDataType::Int4 || type == MLOperandDataType::Int8;
     // Scales that arrive as float16 stay float16: a layout of float16 elements in the same order,
     // which the graph scatters them into as they arrive (their float32 form is never stored).
-    if (context.constants && context.ir.operand(operand_.scale).kind ==
-                                 graph::OperandKind::HollowConstant &&
+    if (context.constants &&
+        context.ir.operand(operand_.scale).kind == graph::OperandKind::HollowConstant &&
         context.constants->arrivesAsFloat16(operand_.scale)) {
       const dnnl::memory::dims flat{
           static_cast<dnnl::memory::dim>(context.descriptor(operand_.scale).elementCount())};
@@ -65,8 +65,7 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     const std::string kernel = blockQuantizedGemmIsFast(layout_) ? "block_quantized_gemm:avx512"
                                                                  : "block_quantized_gemm:portable";
     return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
-           std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") +
-           ")";
+           std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") + ")";
   }
 
  private:
