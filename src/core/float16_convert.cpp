@@ -28,18 +28,6 @@ inline void narrowOne(const float* from, uint16_t* to) {
 }
 
 #ifdef WEBNN_HAVE_F16C_PATH
-// F16C from CPUID (clang 14's __builtin_cpu_supports does not know "f16c"); AVX through the
-// builtin, which also checks that the OS saves the YMM registers.
-bool hasF16c() {
-  static const bool has = [] {
-    __builtin_cpu_init();
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
-    return f16c && __builtin_cpu_supports("avx");
-  }();
-  return has;
-}
-
 __attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint16_t* from, float* to,
                                                          uint64_t count) {
   uint64_t i = 0;
@@ -63,9 +51,25 @@ __attribute__((target("avx,f16c"))) void floatToHalfF16c(const float* from, uint
 
 }  // namespace
 
+bool cpuHasF16c() {
+#ifdef WEBNN_HAVE_F16C_PATH
+  // CPUID (clang 14's __builtin_cpu_supports does not know "f16c"); AVX through the builtin,
+  // which also checks that the OS saves the YMM registers.
+  static const bool has = [] {
+    __builtin_cpu_init();
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    return f16c && __builtin_cpu_supports("avx");
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
 void convertHalfToFloat(const uint16_t* from, float* to, uint64_t count) {
 #ifdef WEBNN_HAVE_F16C_PATH
-  if (hasF16c()) {
+  if (cpuHasF16c()) {
     halfToFloatF16c(from, to, count);
     return;
   }
@@ -75,7 +79,7 @@ void convertHalfToFloat(const uint16_t* from, float* to, uint64_t count) {
 
 void convertFloatToHalf(const float* from, uint16_t* to, uint64_t count) {
 #ifdef WEBNN_HAVE_F16C_PATH
-  if (hasF16c()) {
+  if (cpuHasF16c()) {
     floatToHalfF16c(from, to, count);
     return;
   }

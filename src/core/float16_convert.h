@@ -7,6 +7,9 @@
 
 namespace webnn {
 
+// Whether the CPU (and the OS) run F16C instructions (checked once).
+bool cpuHasF16c();
+
 void convertHalfToFloat(const uint16_t* from, float* to, uint64_t count);
 void convertFloatToHalf(const float* from, uint16_t* to, uint64_t count);
 

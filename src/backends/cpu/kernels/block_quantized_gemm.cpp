@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/float16.h"
+#include "core/float16_convert.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_BLOCK_GEMM_X86 1
@@ -338,7 +339,8 @@ void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantize
 
 bool detectAvx512() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+  // The target attribute's features, F16C included (float16 scales).
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma") && cpuHasF16c();
 }
 #endif  // WEBNN_BLOCK_GEMM_X86
 
