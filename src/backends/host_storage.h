@@ -71,13 +71,15 @@ class HostConstantSlot final : public ConstantSlot {
     std::memcpy(ownStorage().data() + byteOffset, bytes.data(), bytes.size());
   }
 
-  // The slot's own storage (a write after adopt() goes back to it).
+  // The slot's own storage (a write after adopt() goes back to it), committed at the fill's first
+  // write: the fill writes every byte (HostBuffer::commit).
   std::span<std::byte> ownStorage() {
     if (adopted_.load(std::memory_order_acquire)) {  // back to our own storage
       std::lock_guard lock(adoptMutex_);
       adoptedOwner_.reset();
       adopted_.store(false, std::memory_order_release);
     }
+    storage_.commit();
     return storage_.span();
   }
 

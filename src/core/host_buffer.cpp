@@ -32,16 +32,9 @@ HostBuffer::HostBuffer(uint64_t byteLength, Commit commit) : size_(byteLength) {
 #ifdef MADV_HUGEPAGE
     if (adviseHugePages()) madvise(memory, length, MADV_HUGEPAGE);
 #endif
-#ifdef MADV_POPULATE_WRITE
-    // Linux 5.14 and later; elsewhere (EINVAL) the pages are committed as they are written.
-    // Only the bytes asked for: the mapping's rounding up to 2 MiB stays uncommitted.
-    if (commit == Commit::Now) {
-      const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-      madvise(memory, (byteLength + page - 1) / page * page, MADV_POPULATE_WRITE);
-    }
-#endif
     data_ = static_cast<std::byte*>(memory);
     mappedSize_ = length;
+    if (commit == Commit::Now) this->commit();
     return;
   }
   const uint64_t rounded = (byteLength + kAlignment - 1) / kAlignment * kAlignment;
@@ -59,7 +52,8 @@ HostBuffer::~HostBuffer() {
 HostBuffer::HostBuffer(HostBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      mappedSize_(std::exchange(other.mappedSize_, 0)) {}
+      mappedSize_(std::exchange(other.mappedSize_, 0)),
+      committed_(other.committed_.exchange(false)) {}
 
 HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
   if (this != &other) {
@@ -67,14 +61,26 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     mappedSize_ = std::exchange(other.mappedSize_, 0);
+    committed_.store(other.committed_.exchange(false));
   }
   return *this;
+}
+
+void HostBuffer::commit() {
+  if (!mappedSize_ || committed_.exchange(true)) return;
+#ifdef MADV_POPULATE_WRITE
+  // Linux 5.14 and later; elsewhere (EINVAL) the pages are committed as they are written.
+  // Only the bytes asked for: the mapping's rounding up to 2 MiB stays uncommitted.
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  madvise(data_, (size_ + page - 1) / page * page, MADV_POPULATE_WRITE);
+#endif
 }
 
 void HostBuffer::discard() {
   if (!data_) return;
   if (mappedSize_) {
     madvise(data_, mappedSize_, MADV_DONTNEED);
+    committed_.store(false);
   } else {
     std::memset(data_, 0, size_);
   }
@@ -90,6 +96,7 @@ void HostBuffer::release() {
   data_ = nullptr;
   size_ = 0;
   mappedSize_ = 0;
+  committed_.store(false);
 }
 
 }  // namespace webnn

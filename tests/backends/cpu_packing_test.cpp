@@ -8,9 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -298,6 +301,42 @@ TEST_F(CpuPacking, LoadFailingInTheMiddleThenRetriedAndRefilledWithAnotherWeight
   const MLMemoryStats memory = model.context.memoryStats();
   EXPECT_EQ(memory.stagingBytes, 0u);
   EXPECT_LE(memory.stagingBytesPeak, options.chunkBytes * 4);
+}
+
+// The process's resident bytes (/proc/self/statm).
+uint64_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A fill writes every byte of a constant's storage, so its first chunk commits the whole buffer in
+// one call (MADV_POPULATE_WRITE) instead of a page fault per 4 KiB as the scatter goes: the MLP's
+// 512 MiB loaded in 557 ms instead of 1,000 on a VM. Both kinds of storage: a packed buffer and
+// a plain slot.
+TEST_F(CpuPacking, TheFirstChunkOfAFillCommitsTheConstantsWholeStorage) {
+  constexpr uint64_t kRows = 2048, kColumns = 4096;  // 32 MiB each
+  MLContext context = createContext({.backend = "cpu"});
+  MLGraphBuilder builder(context);
+  auto x = builder.input("x", {Type::Float32, {1, kRows}});
+  auto w = builder.constant({Type::Float32, {kRows, kColumns}}, {.label = "w"});
+  auto p = builder.constant({Type::Float32, {kRows, kColumns}}, {.label = "p"});
+  auto z = builder.input("z", {Type::Float32, {kRows, kColumns}});
+  MLGraph graph = builder.build({{"y", builder.matmul(x, w)}, {"q", builder.add(z, p)}});
+  const Layouts layouts{cpu::constantLayouts(*graph.state()->compiled)};
+  ASSERT_TRUE(layouts.packed("w")) << ::testing::PrintToString(layouts.lines);
+  ASSERT_FALSE(layouts.packed("p"));
+
+  const std::vector<std::byte> chunk(4096, std::byte{1});
+  constexpr uint64_t kBytes = kRows * kColumns * sizeof(float);
+  for (const MLOperand* constant : {&w, &p}) {
+    const uint64_t before = residentBytes();
+    graph.writeConstantData(*constant, 0, chunk);
+    const uint64_t grown = residentBytes() - before;
+    EXPECT_GE(grown, kBytes - kBytes / 16)
+        << constant->label() << ": " << grown << " bytes committed by its first chunk";
+  }
 }
 
 TEST_F(CpuPacking, ClassicConstantsArePackedAtBuildAndCountedOnce) {

@@ -71,5 +71,33 @@ TEST(HostBuffer, CommitNowLeavesTheMappingsRoundingUncommitted) {
 #endif
 }
 
+// A fill commits its buffer when it begins (one call, not a fault per page), once; a discard gives
+// the pages back, and the next fill commits them again.
+TEST(HostBuffer, CommitMapsEveryPageAgainAfterADiscard) {
+#ifdef MADV_POPULATE_WRITE
+  if (madvise(nullptr, 0, MADV_POPULATE_WRITE) != 0 && errno == EINVAL) {
+    GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (Linux < 5.14)";
+  }
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  HostBuffer buffer(kBytes);
+  EXPECT_EQ(residentPages(buffer), 0u);
+  buffer.data()[5] = std::byte{7};
+  buffer.commit();
+  EXPECT_EQ(residentPages(buffer), (kBytes + page - 1) / page);
+  EXPECT_EQ(buffer.data()[5], std::byte{7}) << "commit changed the contents";
+  buffer.discard();
+  EXPECT_EQ(residentPages(buffer), 0u);
+  buffer.commit();
+  EXPECT_EQ(residentPages(buffer), (kBytes + page - 1) / page) << "not committed after a discard";
+  EXPECT_EQ(buffer.data()[5], std::byte{0});
+  HostBuffer moved(std::move(buffer));
+  moved.discard();
+  moved.commit();  // the moved-to buffer carries the state along
+  EXPECT_EQ(residentPages(moved), (kBytes + page - 1) / page);
+#else
+  GTEST_SKIP() << "built without MADV_POPULATE_WRITE";
+#endif
+}
+
 }  // namespace
 }  // namespace webnn

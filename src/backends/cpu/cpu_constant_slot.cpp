@@ -109,6 +109,7 @@ void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes,
     throw Error(Error::Kind::OperationError,
                 "cpu backend: a write of a packed constant is not aligned to its elements");
   }
+  packed_.commit();  // the fill writes every packed byte: map them in one call, not page by page
   // The backend's threads, shared by the scatters running now (a loader commits from several).
   const int active = ++pool_.activeScatters;
   const int threads = parallel ? std::max(1, threads_ / active) : 1;

@@ -37,7 +37,11 @@ class CpuConstantTensor::Slot final : public backend::ConstantSlot {
       raw->charge = backend::GaugeCharge(tensor_.memory_->constants, byteLength());
       targets.push_back(tensor_.add(std::move(raw)));
     }
-    for (auto& layout : targets) layout->filled = false;
+    // The fill writes every byte of each target: mapped in one call each, not page by page.
+    for (auto& layout : targets) {
+      layout->filled = false;
+      layout->bytes.commit();
+    }
     tensor_.filling_ = true;
   }
 
@@ -252,6 +256,7 @@ void CpuConstantTensor::derive(Layout& layout) {
     stream.wait();
     rawBytes = into;
   }
+  layout.bytes.commit();  // written whole below
   if (layout.scatter) {
     dnnl::memory from(*layout.plain, engine_, const_cast<std::byte*>(rawBytes));
     dnnl::memory to(*layout.packed, engine_, layout.data());

@@ -63,6 +63,7 @@ void PackedConstant::pack(void* plainBytes) {
     case Mode::CopyOf: {
       if (!source_->memory().get_data_handle()) return;  // its bytes are not in yet
       dnnl::memory from = source_->memory();
+      storage_.commit();  // the reorder writes it whole
       dnnl::stream stream(engine_);
       dnnl::reorder(from, packed_).execute(stream, from, packed_);
       stream.wait();
@@ -82,6 +83,7 @@ void PackedConstant::pack(void* plainBytes) {
       return;
     case Mode::Reordered: {
       if (once_ && packedOnce_) return;
+      storage_.commit();  // the reorder writes it whole
       dnnl::memory source(plain_, engine_, plainBytes);
       dnnl::stream stream(engine_);
       dnnl::reorder(source, packed_).execute(stream, source, packed_);
