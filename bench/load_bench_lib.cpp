@@ -1,5 +1,6 @@
 #include "load_bench_lib.h"
 
+#include "core/host_buffer.h"
 #include "core/huge_pages.h"
 
 #include <fcntl.h>
@@ -194,9 +195,9 @@ std::vector<float> generateModel(const std::string& file, uint32_t hidden, uint6
 
 // ---------------------------------------------------------------------------------------------
 // This machine's limits: `threads` threads pread the file in 8 MiB chunks, either each into its
-// own reused buffer (page cache -> cache-hot memory), or into one fresh allocation of the file's
-// size made the way HostBuffer makes it (mmap, rounded to 2 MiB, MADV_HUGEPAGE where the
-// library advises huge pages: core/huge_pages.h).
+// own reused buffer (page cache -> cache-hot memory), or into one fresh HostBuffer of the file's
+// size, committed as a fill commits it (mmap, rounded to 2 MiB, MADV_HUGEPAGE where the library
+// advises huge pages: core/huge_pages.h; then every page mapped in one call).
 
 template <class Destination>
 double timedPread(int fd, uint64_t size, uint32_t threads, Destination destination) {
@@ -222,21 +223,14 @@ double preadReusedSeconds(int fd, uint64_t size, uint32_t threads) {
 }
 
 double preadFreshSeconds(int fd, uint64_t size, uint32_t threads) {
-  const uint64_t huge = 2 * kMiB;
-  const uint64_t length = (size + huge - 1) / huge * huge;
   const auto begin = Clock::now();
-  void* memory = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) fail("mmap");
-#ifdef MADV_HUGEPAGE
-  if (webnn::adviseHugePages()) madvise(memory, length, MADV_HUGEPAGE);
-#endif
-  char* base = static_cast<char*>(memory);
+  webnn::HostBuffer buffer(size);
+  buffer.commit();  // as a fill does at its first chunk
+  std::byte* base = buffer.data();
   const double reading = timedPread(
       fd, size, threads, [&](uint32_t, uint64_t offset) -> void* { return base + offset; });
   (void)reading;
-  const double total = seconds(begin, Clock::now());
-  munmap(memory, length);
-  return total;
+  return seconds(begin, Clock::now());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,7 +525,7 @@ int runParent(const LoadBenchOptions& options, const std::vector<std::string>& s
     const double freshGbps = static_cast<double>(fileSize) / fresh / 1e9;
     std::fprintf(stderr,
                  "limits (best of 3, %u thread(s), 8 MiB preads): page cache -> reused buffer "
-                 "%.2f GB/s; page cache -> fresh memory (mmap%s) %.2f GB/s\n",
+                 "%.2f GB/s; page cache -> fresh memory (mmap%s, committed) %.2f GB/s\n",
                  threads, reusedGbps,
                  webnn::adviseHugePages() ? " + MADV_HUGEPAGE" : ", 4 KiB pages", freshGbps);
     json limits = {{"bench", "load-limits"},
