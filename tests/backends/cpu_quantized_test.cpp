@@ -46,40 +46,58 @@ MLOperand classic(MLGraphBuilder& b, MLOperandDataType type, std::vector<uint32_
   return b.constant({type, std::move(shape)}, testing::bytesOf(values));
 }
 
+constexpr uint32_t kChannels = 8, kOutputs = 16;
+
 struct QdqGraph {
   MLGraph graph;
   MLOperand filter, filterScale, filterZeroPoint, bias;
+  uint32_t outputs = kOutputs,
+           filterPerOutput = kChannels * 9;  // output channels, filter elements of each
 };
 
-constexpr uint32_t kChannels = 8, kOutputs = 16;
+// The convolution: 8 -> 16 channels on a 6 x 6 image (a padded convolution with an input zero point
+// on a small image pads its input itself), or a depthwise one on 260 x 260 (8 x 260 x 260 uint8,
+// over 512 KiB: it keeps oneDNN's source zero point, on its older int8 kernel, whose packed
+// filter carries compensation).
+struct Layer {
+  uint32_t image = 6;
+  bool depthwise = false;
+  uint32_t outputs() const { return depthwise ? kChannels : kOutputs; }
+  uint32_t filterPerOutput() const { return (depthwise ? 1 : kChannels) * 9; }
+};
+constexpr Layer kLargeDepthwise{.image = 260, .depthwise = true};
 
 // quantizeLinear -> dequantizeLinear -> conv2d(filter: dequantizeLinear of an int8 hollow
 // constant, per channel) + bias -> relu; `alsoAdd`: the dequantized input is read by an add too.
 // `reshapedScales`: the filter's scale and zero point are [16] constants reshaped to [16, 1, 1, 1]
 // (as the ONNX importer lays per-axis ones out).
-QdqGraph buildQdq(MLContext& context, bool alsoAdd, bool reshapedScales = false) {
+QdqGraph buildQdq(MLContext& context, bool alsoAdd, bool reshapedScales = false, Layer layer = {}) {
+  const uint32_t kOutputs = layer.outputs();  // (this function's, shadowing the 8 -> 16 one's)
   MLGraphBuilder b(context);
-  const MLOperand x = b.input("x", {F32, {1, kChannels, 6, 6}});
+  const MLOperand x = b.input("x", {F32, {1, kChannels, layer.image, layer.image}});
   const MLOperand scale = classic<float>(b, F32, {}, {0.05f});
   const MLOperand zero = classic<uint8_t>(b, U8, {}, {128});
   const MLOperand dequantized = b.dequantizeLinear(b.quantizeLinear(x, scale, zero), scale, zero);
   QdqGraph result{
       .graph = MLGraph(),
-      .filter = b.constant({I8, {kOutputs, kChannels, 3, 3}}, {.label = "w"}),
+      .filter = b.constant({I8, {kOutputs, layer.filterPerOutput() / 9, 3, 3}}, {.label = "w"}),
       .filterScale = b.constant({F32, reshapedScales ? std::vector<uint32_t>{kOutputs}
                                                      : std::vector<uint32_t>{kOutputs, 1, 1, 1}},
                                 {.label = "ws"}),
       .filterZeroPoint = b.constant({I8, reshapedScales ? std::vector<uint32_t>{kOutputs}
                                                         : std::vector<uint32_t>{kOutputs, 1, 1, 1}},
                                     {.label = "wz"}),
-      .bias = b.constant({F32, {kOutputs}}, {.label = "b"})};
+      .bias = b.constant({F32, {kOutputs}}, {.label = "b"}),
+      .outputs = kOutputs,
+      .filterPerOutput = layer.filterPerOutput()};
   const MLOperand filter =
       reshapedScales
           ? b.dequantizeLinear(result.filter, b.reshape(result.filterScale, {kOutputs, 1, 1, 1}),
                                b.reshape(result.filterZeroPoint, {kOutputs, 1, 1, 1}))
           : b.dequantizeLinear(result.filter, result.filterScale, result.filterZeroPoint);
-  MLOperand y =
-      b.relu(b.conv2d(dequantized, filter, {.padding = {1, 1, 1, 1}, .bias = result.bias}));
+  MLOperand y = b.relu(b.conv2d(
+      dequantized, filter,
+      {.padding = {1, 1, 1, 1}, .groups = layer.depthwise ? kChannels : 1, .bias = result.bias}));
   std::map<std::string, MLOperand> outputs{{"y", y}};
   if (alsoAdd) outputs.emplace("z", b.add(dequantized, dequantized));
   result.graph = b.build(outputs);
@@ -88,7 +106,8 @@ QdqGraph buildQdq(MLContext& context, bool alsoAdd, bool reshapedScales = false)
 
 // `seed` 0: the filter of every test; another: other values (a re-fill).
 void fill(QdqGraph& qdq, int8_t zeroPoint, uint32_t seed = 0) {
-  std::vector<int8_t> filter(kOutputs * kChannels * 9);
+  const uint32_t kOutputs = qdq.outputs;
+  std::vector<int8_t> filter(kOutputs * qdq.filterPerOutput);
   for (size_t i = 0; i < filter.size(); ++i)
     filter[i] = static_cast<int8_t>(int((i * 37 + seed * (i % 7 + 1)) % 255) - 127);
   std::vector<float> scales(kOutputs), bias(kOutputs);
@@ -103,17 +122,18 @@ void fill(QdqGraph& qdq, int8_t zeroPoint, uint32_t seed = 0) {
   qdq.graph.setConstantData(qdq.bias, testing::bytesOf(bias));
 }
 
-std::vector<float> run(MLContext& context, const MLGraph& graph) {
-  std::vector<float> x(kChannels * 36);
+std::vector<float> run(MLContext& context, const MLGraph& graph, Layer layer = {}) {
+  std::vector<float> x(kChannels * layer.image * layer.image);
   for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i)) * 6.0f;
   return testing::runFloat(context, graph, {{"x", x}}, "y");
 }
 
-std::vector<float> onReference(bool alsoAdd, int8_t zeroPoint, uint32_t seed = 0) {
+std::vector<float> onReference(bool alsoAdd, int8_t zeroPoint, uint32_t seed = 0,
+                               Layer layer = {}) {
   MLContext reference = createContext({.backend = "reference"});
-  QdqGraph qdq = buildQdq(reference, alsoAdd);
+  QdqGraph qdq = buildQdq(reference, alsoAdd, false, layer);
   fill(qdq, zeroPoint, seed);
-  return run(reference, qdq.graph);
+  return run(reference, qdq.graph, layer);
 }
 
 void expectNear(const std::vector<float>& actual, const std::vector<float>& expected) {
@@ -156,12 +176,13 @@ TEST(CpuQuantized, AQdqConvolutionIsOneInt8StepReadingTheQuantizedTensors) {
   }
 }
 
-// The input's zero point (128) makes oneDNN's packed filter carry compensation after the weights:
-// the filter is still packed on arrival (no plain copy beside it), its compensation computed when
-// the constants are in, again after a re-fill with other values.
+// The input's zero point (128) makes oneDNN's packed filter carry compensation after the weights
+// (a large depthwise convolution: a small one pads its input itself, below): the filter is still
+// packed on arrival (no plain copy beside it), its compensation computed when the constants are
+// in, again after a re-fill with other values.
 TEST(CpuQuantized, AFilterWithAnInputZeroPointIsPackedOnArrivalWithItsCompensation) {
   MLContext context = createContext({.backend = "cpu"});
-  QdqGraph qdq = buildQdq(context, false);
+  QdqGraph qdq = buildQdq(context, false, false, kLargeDepthwise);
   fill(qdq, 0);
   const auto layouts = cpu::constantLayouts(*qdq.graph.state()->compiled);
   uint64_t packedBytes = 0;
@@ -175,8 +196,8 @@ TEST(CpuQuantized, AFilterWithAnInputZeroPointIsPackedOnArrivalWithItsCompensati
   ASSERT_GT(packedBytes, 0u) << ::testing::PrintToString(layouts);
   // The packed filter (weights and compensation) and the small constants: no plain copy of the
   // filter's bytes, no reordered one.
-  const uint64_t filterBytes = kOutputs * kChannels * 9;
-  const uint64_t smallConstants = kOutputs * (4 + 1 + 4) + 4 + 1;
+  const uint64_t filterBytes = qdq.outputs * qdq.filterPerOutput;
+  const uint64_t smallConstants = qdq.outputs * (4 + 1 + 4) + 4 + 1;
   EXPECT_LE(context.memoryStats().constantBytes, packedBytes + smallConstants);
   EXPECT_GE(packedBytes, filterBytes);
   const cpu::CpuPlan& plan = planOf(qdq.graph);
@@ -185,8 +206,35 @@ TEST(CpuQuantized, AFilterWithAnInputZeroPointIsPackedOnArrivalWithItsCompensati
     int8Step = int8Step || step.op->implementation().find("(int8)") != std::string::npos;
   }
   EXPECT_TRUE(int8Step);
-  expectNear(run(context, qdq.graph), onReference(false, 0));
+  expectNear(run(context, qdq.graph, kLargeDepthwise), onReference(false, 0, 0, kLargeDepthwise));
   fill(qdq, 0, 5);  // other weights: the compensation follows them
+  expectNear(run(context, qdq.graph, kLargeDepthwise), onReference(false, 0, 5, kLargeDepthwise));
+}
+
+// A padded convolution of a small image whose input has a zero point (128): oneDNN 2.6 runs such
+// a source zero point on its older int8 kernels only, so the step pads the input itself with the
+// zero point (the dequantized 0 the graph pads with) and runs a brgemm kernel without padding, the
+// zero point's share in the bias; the filter carries no compensation. Also after a re-fill.
+TEST(CpuQuantized, ASmallPaddedConvolutionPadsItsInputWithTheZeroPoint) {
+  MLContext context = createContext({.backend = "cpu"});
+  QdqGraph qdq = buildQdq(context, false);
+  fill(qdq, 0);
+  bool padded = false;
+  for (const auto& step : planOf(qdq.graph).steps) {
+    const std::string implementation = step.op->implementation();
+    if (implementation.find("(int8)") == std::string::npos) continue;
+    EXPECT_NE(implementation.find("on the input padded with its zero point"), std::string::npos)
+        << implementation;
+    EXPECT_TRUE(implementation.rfind("brg", 0) == 0 || implementation.rfind("brdgmm", 0) == 0)
+        << implementation;
+    padded = true;
+  }
+  EXPECT_TRUE(padded);
+  for (const std::string& line : cpu::constantLayouts(*qdq.graph.state()->compiled)) {
+    EXPECT_EQ(line.find("compensation"), std::string::npos) << line;
+  }
+  expectNear(run(context, qdq.graph), onReference(false, 0));
+  fill(qdq, 0, 5);
   expectNear(run(context, qdq.graph), onReference(false, 0, 5));
 }
 
