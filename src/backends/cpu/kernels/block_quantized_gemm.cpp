@@ -3,12 +3,14 @@
 //
 // The AVX-512 kernel computes tiles of up to 4 rows x 4 columns of C, each output in one zmm
 // accumulator, walking K block by block. Per column it widens 32 weights at a time (4 bits: 16
-// bytes; zero-extended to 16 int32 lanes, the low nibbles are the even elements and the high
-// nibbles the odd ones; 8 bits: 16 bytes, 16 elements in order), subtracts the block's zero point
-// as integers, converts to float32 and multiplies by the block's scale: the weight exactly as
-// dequantizeLinear computes it in float32. A's 32 values are split into even and odd elements once
-// per row (two permutes), shared by the columns. Signed 4-bit values are read as unsigned ones
-// with their top bit flipped (x ^ 8 = x + 8 for int4), the zero point raised by 8 to match.
+// bytes zero-extended to 16 int32 lanes, the low nibbles are the even elements and the high
+// nibbles the odd ones; 8 bits: 16 bytes, 16 elements in order) and gets each weight exactly as
+// dequantizeLinear computes it in float32: 4 bits by looking the nibble up (vpermps) in a table of
+// the block's 16 dequantized values, (value - zero point) x scale; 8 bits by subtracting the zero
+// point as integers, converting and multiplying by the scale. A's 32 values are split into even
+// and odd elements once per row (two permutes), shared by the columns. The one-row path (batch-1
+// decoding) reads signed 4-bit values as unsigned ones with their top bit flipped (x ^ 8 = x + 8
+// for int4), the zero point raised by 8 to match.
 // Threads take chunks of columns dynamically, so a descheduled thread holds back one chunk, not
 // half the product.
 #include "backends/cpu/kernels/block_quantized_gemm.h"
@@ -87,32 +89,32 @@ WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQu
       _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i oddIndex =
       _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-  const __m512i lowNibble = _mm512_set1_epi32(0xF);
-  const __m128i flipTopBits = _mm_set1_epi8(static_cast<char>(0x88));
   for (uint64_t block = 0; block < blocks; ++block) {
     __m512 scale[Cols];
     __m512i zeroPoint[Cols];
+    __m512 table[Cols];  // 4 bits: the block's 16 dequantized values, by nibble (rowAvx512)
     for (int j = 0; j < Cols; ++j) {
       const uint64_t index = (column + j) * blocks + block;
+      const int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
       scale[j] = _mm512_set1_ps(scaleAvx512(w, index));
-      int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
-      if (Bits == 4 && Signed) zero += 8;
       zeroPoint[j] = _mm512_set1_epi32(zero);
+      if constexpr (Bits == 4) {
+        const __m512 nibbleValues =
+            Signed ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                   : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        table[j] = _mm512_mul_ps(
+            _mm512_sub_ps(nibbleValues, _mm512_set1_ps(static_cast<float>(zero))), scale[j]);
+      }
     }
     const uint64_t blockEnd = (block + 1) * w.blockSize;
     if constexpr (Bits == 4) {
       for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
         __m512 even[Cols], odd[Cols];
         for (int j = 0; j < Cols; ++j) {
-          __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2));
-          if constexpr (Signed) bytes = _mm_xor_si128(bytes, flipTopBits);
-          const __m512i widened = _mm512_cvtepu8_epi32(bytes);
-          const __m512i low = _mm512_and_si512(widened, lowNibble);
-          const __m512i high = _mm512_srli_epi32(widened, 4);
-          even[j] =
-              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(low, zeroPoint[j])), scale[j]);
-          odd[j] =
-              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(high, zeroPoint[j])), scale[j]);
+          const __m512i widened = _mm512_cvtepu8_epi32(
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2)));
+          even[j] = _mm512_permutexvar_ps(widened, table[j]);
+          odd[j] = _mm512_permutexvar_ps(_mm512_srli_epi32(widened, 4), table[j]);
         }
         for (int r = 0; r < Rows; ++r) {
           const __m512 x0 = _mm512_loadu_ps(a + r * lda + k);
@@ -197,12 +199,74 @@ constexpr uint64_t kPrefetchBytes = 4096;
 
 // One row of C (m = 1, batch-1 decoding), Cols columns from `column`, with A prepared once per
 // product (`x`: for 4 bits each 32 values split into the 16 even ones then the 16 odd ones, the
-// order the low and high nibbles widen to). Per block each column sums x * (q - zeroPoint) in two
-// accumulators (even and odd elements: short dependency chains) and adds the sum times the scale:
-// one multiply per block instead of one per weight.
+// order the low and high nibbles widen to).
+// 4 bits: a nibble has 16 values, so each block's 16 dequantized weights, (value - zeroPoint) x
+// scale in float32 as dequantizeLinear computes them, are a table in one zmm, and vpermps looks
+// the weights up by their nibbles (it reads the low 4 bits of each int32 lane: the low nibble of
+// the widened byte as it is, the high one after a shift). Per 32 weights: a widen, a shift, two
+// lookups and two FMAs into accumulators that run over the whole row, against eleven operations
+// and a multiply-add per block before (widen, mask, shift, two subtractions, two conversions,
+// two FMAs): the decoder's 4-bit products ran at 7 GB/s of weights per core, bound by those
+// operations, not by memory.
+// 8 bits: per block each column sums x * (q - zeroPoint) in two accumulators and adds the sum
+// times the scale.
 template <int Cols, uint32_t Bits, bool Signed>
 WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights& w, uint64_t column,
                                     const float* bias, float* c) {
+  if constexpr (Bits == 4) {
+    const uint64_t blocks = w.blocksPerRow();
+    const uint64_t rowBytes = w.k / 2;
+    const uint8_t* values[Cols];
+    for (int j = 0; j < Cols; ++j) values[j] = w.values + (column + j) * rowBytes;
+    // The value of each nibble as zeroPointsOf's zero points expect it: signed ones read with
+    // their top bit flipped (x ^ 8), the zero point raised by 8.
+    const __m512 nibbleValues =
+        Signed ? _mm512_setr_ps(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)
+               : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512 even[Cols], odd[Cols];
+    for (int j = 0; j < Cols; ++j) even[j] = odd[j] = _mm512_setzero_ps();
+    alignas(64) int32_t zeroPoints[Cols][16];
+    alignas(64) float zeros[Cols][16];
+    alignas(64) float scales[Cols][16];
+    for (uint64_t group = 0; group < blocks; group += 16) {
+      const uint64_t count = std::min<uint64_t>(16, blocks - group);
+      for (int j = 0; j < Cols; ++j) {
+        zeroPointsOf<Bits, Signed>(w, (column + j) * blocks + group, count, zeroPoints[j]);
+        _mm512_store_ps(zeros[j], _mm512_cvtepi32_ps(_mm512_load_si512(zeroPoints[j])));
+        scalesOf(w, (column + j) * blocks + group, count, scales[j]);
+      }
+      for (uint64_t block = group; block < group + count; ++block) {
+        __m512 table[Cols];
+        for (int j = 0; j < Cols; ++j) {
+          table[j] = _mm512_mul_ps(
+              _mm512_sub_ps(nibbleValues, _mm512_set1_ps(zeros[j][block - group])),
+              _mm512_set1_ps(scales[j][block - group]));
+        }
+        const uint64_t blockEnd = (block + 1) * w.blockSize;
+        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+          const __m512 xEven = _mm512_load_ps(x + k);
+          const __m512 xOdd = _mm512_load_ps(x + k + 16);
+          for (int j = 0; j < Cols; ++j) {
+            if (k % 128 == 0) {
+              _mm_prefetch(reinterpret_cast<const char*>(values[j] + k / 2 + kPrefetchBytes),
+                           _MM_HINT_T0);
+            }
+            const __m512i bytes = _mm512_cvtepu8_epi32(
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2)));
+            const __m512 low = _mm512_permutexvar_ps(bytes, table[j]);
+            const __m512 high = _mm512_permutexvar_ps(_mm512_srli_epi32(bytes, 4), table[j]);
+            even[j] = _mm512_fmadd_ps(xEven, low, even[j]);
+            odd[j] = _mm512_fmadd_ps(xOdd, high, odd[j]);
+          }
+        }
+      }
+    }
+    for (int j = 0; j < Cols; ++j) {
+      const float sum = sumOfLanes(_mm512_add_ps(even[j], odd[j]));
+      c[j] = bias ? sum + bias[column + j] : sum;
+    }
+    return;
+  }
   const uint64_t blocks = w.blocksPerRow();
   const uint64_t rowBytes = w.k * Bits / 8;
   const uint8_t* values[Cols];
@@ -315,8 +379,14 @@ void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantize
                    uint64_t columnEnd) {
   if (m == 1) {  // `a` is the prepared row (blockQuantizedGemm)
     uint64_t column = columnBegin;
-    // Two columns at a time: more in flight measured slower (the decoder's 28 products of
-    // bench/models/make_decoder_onnx.py: 2 columns 10.0 ms, 4 columns 10.8, 8 columns 11.9).
+    // 4 bits: four columns at a time (the table lookups leave room for more in flight: the
+    // decoder's 28 products took 6.85 ms against 7.1 with two, A/B on Zen 5). 8 bits: two (the
+    // older measurement, 2 columns 10.0 ms, 4 columns 10.8, 8 columns 11.9).
+    if constexpr (Bits == 4) {
+      for (; column + 4 <= columnEnd; column += 4) {
+        rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
+      }
+    }
     for (; column + 2 <= columnEnd; column += 2) {
       rowAvx512<2, Bits, Signed>(a, w, column, bias, c + column);
     }
