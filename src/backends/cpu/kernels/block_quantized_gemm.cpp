@@ -206,8 +206,8 @@ constexpr uint64_t kPrefetchBytes = 4096;
 // the widened byte as it is, the high one after a shift). Per 32 weights: a widen, a shift, two
 // lookups and two FMAs into accumulators that run over the whole row, against eleven operations
 // and a multiply-add per block before (widen, mask, shift, two subtractions, two conversions,
-// two FMAs): the decoder's 4-bit products ran at 7 GB/s of weights per core, bound by those
-// operations, not by memory.
+// two FMAs): one thread went from 10.4-10.9 to 12.9 GB/s of weights (webnn_block_gemm_bench,
+// Zen 5), about half a plain read of the same bytes: bound by its operations, not by memory.
 // 8 bits: per block each column sums x * (q - zeroPoint) in two accumulators and adds the sum
 // times the scale.
 template <int Cols, uint32_t Bits, bool Signed>
