@@ -197,6 +197,65 @@ WEBNN_AVX512F_TARGET inline void scalesOf(const BlockQuantizedWeights& w, uint64
 // columns' rows): the decoder's products took 10.2 ms at 512 bytes, 8.0 at 3-8 KiB (2 columns).
 constexpr uint64_t kPrefetchBytes = 4096;
 
+// rowAvx512's 8 bits: per block each column sums x * (q - zeroPoint) in two accumulators and adds
+// the sum times the scale.
+template <int Cols, bool Signed>
+WEBNN_AVX512F_TARGET void rowEightBitsAvx512(const float* x, const BlockQuantizedWeights& w,
+                                             uint64_t column, const float* bias, float* c) {
+  constexpr uint32_t Bits = 8;
+  const uint64_t blocks = w.blocksPerRow();
+  const uint64_t rowBytes = w.k;
+  const uint8_t* values[Cols];
+  for (int j = 0; j < Cols; ++j) values[j] = w.values + (column + j) * rowBytes;
+  __m512 acc[Cols];
+  for (int j = 0; j < Cols; ++j) acc[j] = _mm512_setzero_ps();
+  alignas(64) int32_t zeroPoints[Cols][16];
+  alignas(64) float scales[Cols][16];
+  for (uint64_t group = 0; group < blocks; group += 16) {
+    const uint64_t count = std::min<uint64_t>(16, blocks - group);
+    for (int j = 0; j < Cols; ++j) {
+      zeroPointsOf<Bits, Signed>(w, (column + j) * blocks + group, count, zeroPoints[j]);
+      scalesOf(w, (column + j) * blocks + group, count, scales[j]);
+    }
+    for (uint64_t block = group; block < group + count; ++block) {
+      __m512 first[Cols], second[Cols];
+      __m512i zeroPoint[Cols];
+      for (int j = 0; j < Cols; ++j) {
+        first[j] = _mm512_setzero_ps();
+        second[j] = _mm512_setzero_ps();
+        zeroPoint[j] = _mm512_set1_epi32(zeroPoints[j][block - group]);
+      }
+      const uint64_t blockEnd = (block + 1) * w.blockSize;
+      for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+        const bool two = k + 16 < blockEnd;
+        const __m512 x0 = _mm512_load_ps(x + k);
+        const __m512 x1 = two ? _mm512_load_ps(x + k + 16) : _mm512_setzero_ps();
+        for (int j = 0; j < Cols; ++j) {
+          const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k));
+          const __m512i w0 = Signed ? _mm512_cvtepi8_epi32(b0) : _mm512_cvtepu8_epi32(b0);
+          first[j] = _mm512_fmadd_ps(x0, _mm512_cvtepi32_ps(_mm512_sub_epi32(w0, zeroPoint[j])),
+                                     first[j]);
+          if (two) {
+            const __m128i b1 =
+                _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k + 16));
+            const __m512i w1 = Signed ? _mm512_cvtepi8_epi32(b1) : _mm512_cvtepu8_epi32(b1);
+            second[j] = _mm512_fmadd_ps(
+                x1, _mm512_cvtepi32_ps(_mm512_sub_epi32(w1, zeroPoint[j])), second[j]);
+          }
+        }
+      }
+      for (int j = 0; j < Cols; ++j) {
+        acc[j] = _mm512_fmadd_ps(_mm512_add_ps(first[j], second[j]),
+                                 _mm512_set1_ps(scales[j][block - group]), acc[j]);
+      }
+    }
+  }
+  for (int j = 0; j < Cols; ++j) {
+    const float sum = sumOfLanes(acc[j]);
+    c[j] = bias ? sum + bias[column + j] : sum;
+  }
+}
+
 // One row of C (m = 1, batch-1 decoding), Cols columns from `column`, with A prepared once per
 // product (`x`: for 4 bits each 32 values split into the 16 even ones then the 16 odd ones, the
 // order the low and high nibbles widen to).
@@ -208,8 +267,7 @@ constexpr uint64_t kPrefetchBytes = 4096;
 // and a multiply-add per block before (widen, mask, shift, two subtractions, two conversions,
 // two FMAs): one thread went from 10.4-10.9 to 12.9 GB/s of weights (webnn_block_gemm_bench,
 // Zen 5), about half a plain read of the same bytes: bound by its operations, not by memory.
-// 8 bits: per block each column sums x * (q - zeroPoint) in two accumulators and adds the sum
-// times the scale.
+// 8 bits: rowEightBitsAvx512.
 template <int Cols, uint32_t Bits, bool Signed>
 WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights& w, uint64_t column,
                                     const float* bias, float* c) {
@@ -265,81 +323,8 @@ WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights&
       const float sum = sumOfLanes(_mm512_add_ps(even[j], odd[j]));
       c[j] = bias ? sum + bias[column + j] : sum;
     }
-    return;
-  }
-  const uint64_t blocks = w.blocksPerRow();
-  const uint64_t rowBytes = w.k * Bits / 8;
-  const uint8_t* values[Cols];
-  for (int j = 0; j < Cols; ++j) values[j] = w.values + (column + j) * rowBytes;
-  const __m512i lowNibble = _mm512_set1_epi32(0xF);
-  const __m128i flipTopBits = _mm_set1_epi8(static_cast<char>(0x88));
-  __m512 acc[Cols];
-  for (int j = 0; j < Cols; ++j) acc[j] = _mm512_setzero_ps();
-  alignas(64) int32_t zeroPoints[Cols][16];
-  alignas(64) float scales[Cols][16];
-  for (uint64_t group = 0; group < blocks; group += 16) {
-    const uint64_t count = std::min<uint64_t>(16, blocks - group);
-    for (int j = 0; j < Cols; ++j) {
-      zeroPointsOf<Bits, Signed>(w, (column + j) * blocks + group, count, zeroPoints[j]);
-      scalesOf(w, (column + j) * blocks + group, count, scales[j]);
-    }
-    for (uint64_t block = group; block < group + count; ++block) {
-      __m512 first[Cols], second[Cols];
-      __m512i zeroPoint[Cols];
-      for (int j = 0; j < Cols; ++j) {
-        first[j] = _mm512_setzero_ps();
-        second[j] = _mm512_setzero_ps();
-        zeroPoint[j] = _mm512_set1_epi32(zeroPoints[j][block - group]);
-      }
-      const uint64_t blockEnd = (block + 1) * w.blockSize;
-      if constexpr (Bits == 4) {
-        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
-          const __m512 xEven = _mm512_load_ps(x + k);
-          const __m512 xOdd = _mm512_load_ps(x + k + 16);
-          for (int j = 0; j < Cols; ++j) {
-            if (k % 128 == 0) {
-              _mm_prefetch(reinterpret_cast<const char*>(values[j] + k / 2 + kPrefetchBytes),
-                           _MM_HINT_T0);
-            }
-            __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2));
-            if constexpr (Signed) bytes = _mm_xor_si128(bytes, flipTopBits);
-            const __m512i widened = _mm512_cvtepu8_epi32(bytes);
-            const __m512i low =
-                _mm512_sub_epi32(_mm512_and_si512(widened, lowNibble), zeroPoint[j]);
-            const __m512i high = _mm512_sub_epi32(_mm512_srli_epi32(widened, 4), zeroPoint[j]);
-            first[j] = _mm512_fmadd_ps(xEven, _mm512_cvtepi32_ps(low), first[j]);
-            second[j] = _mm512_fmadd_ps(xOdd, _mm512_cvtepi32_ps(high), second[j]);
-          }
-        }
-      } else {
-        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
-          const bool two = k + 16 < blockEnd;
-          const __m512 x0 = _mm512_load_ps(x + k);
-          const __m512 x1 = two ? _mm512_load_ps(x + k + 16) : _mm512_setzero_ps();
-          for (int j = 0; j < Cols; ++j) {
-            const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k));
-            const __m512i w0 = Signed ? _mm512_cvtepi8_epi32(b0) : _mm512_cvtepu8_epi32(b0);
-            first[j] = _mm512_fmadd_ps(x0, _mm512_cvtepi32_ps(_mm512_sub_epi32(w0, zeroPoint[j])),
-                                       first[j]);
-            if (two) {
-              const __m128i b1 =
-                  _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k + 16));
-              const __m512i w1 = Signed ? _mm512_cvtepi8_epi32(b1) : _mm512_cvtepu8_epi32(b1);
-              second[j] = _mm512_fmadd_ps(
-                  x1, _mm512_cvtepi32_ps(_mm512_sub_epi32(w1, zeroPoint[j])), second[j]);
-            }
-          }
-        }
-      }
-      for (int j = 0; j < Cols; ++j) {
-        acc[j] = _mm512_fmadd_ps(_mm512_add_ps(first[j], second[j]),
-                                 _mm512_set1_ps(scales[j][block - group]), acc[j]);
-      }
-    }
-  }
-  for (int j = 0; j < Cols; ++j) {
-    const float sum = sumOfLanes(acc[j]);
-    c[j] = bias ? sum + bias[column + j] : sum;
+  } else {
+    rowEightBitsAvx512<Cols, Signed>(x, w, column, bias, c);
   }
 }
 
