@@ -4,7 +4,9 @@
 // (each thread summing its share with AVX-512 loads when the CPU has them). A batch-1 product reads
 // every weight once, so the read is what it cannot beat. Prints a table and one JSON line per
 // case. Built as webnn_block_gemm_bench (bench/CMakeLists.txt, with the cpu backend).
-// Usage: webnn_block_gemm_bench [--threads N] [--trials N] [--bits 4|8] [--sets N] [K,N ...]
+// Usage: webnn_block_gemm_bench [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M]
+//                               [K,N ...]
+// --rows M: M rows of A (a prompt's tokens at once: the kernel's tile path) instead of one.
 // The products of one set are the shapes given (default: an LLM layer at hidden 2048: q, k, v, o
 // 2048 x 2048, gate and up 2048 x 5632, down 5632 x 2048); --sets N repeats them with other
 // weights (N x the bytes: 4 sets of the default are 116 MB, beyond the last-level cache), all run
@@ -44,6 +46,7 @@ struct Options {
   int trials = 9;
   uint32_t bits = 4;
   int sets = 1;
+  uint64_t rows = 1;
   std::vector<Shape> shapes;
 };
 
@@ -137,7 +140,8 @@ double median(std::vector<double> values) {
 
 [[noreturn]] void usage(const char* program) {
   std::fprintf(stderr,
-               "usage: %s [--threads N] [--trials N] [--bits 4|8] [--sets N] [K,N ...]\n",
+               "usage: %s [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M] "
+               "[K,N ...]\n",
                program);
   std::exit(2);
 }
@@ -155,6 +159,8 @@ Options parseOptions(int argc, char** argv) {
       if (options.bits != 4 && options.bits != 8) usage(argv[0]);
     } else if (argument == "--sets" && i + 1 < argc) {
       options.sets = std::max(1, std::atoi(argv[++i]));
+    } else if (argument == "--rows" && i + 1 < argc) {
+      options.rows = static_cast<uint64_t>(std::max(1, std::atoi(argv[++i])));
     } else {
       unsigned long long k = 0, n = 0;
       if (std::sscanf(argument.c_str(), "%llu,%llu", &k, &n) != 2 || k == 0 || n == 0 ||
@@ -187,7 +193,8 @@ int main(int argc, char** argv) {
       widest = std::max({widest, shape.k, shape.n});
     }
   }
-  std::vector<float> a(widest), c(widest);
+  const uint64_t rows = options.rows;
+  std::vector<float> a(rows * widest), c(rows * widest);
   for (float& value : a) value = std::uniform_real_distribution<float>(-1, 1)(random);
   // The read baseline: one buffer of the same size (the weights' bytes laid end to end).
   std::vector<uint8_t> plain(bytes);
@@ -195,7 +202,8 @@ int main(int argc, char** argv) {
 
   auto runProducts = [&] {
     for (const Weights& w : weights) {
-      webnn::cpu::blockQuantizedGemm(1, a.data(), w.view.k, w.view, nullptr, c.data(), w.view.n);
+      webnn::cpu::blockQuantizedGemm(rows, a.data(), w.view.k, w.view, nullptr, c.data(),
+                                     w.view.n);
     }
   };
   volatile float sink = 0;
@@ -210,23 +218,25 @@ int main(int argc, char** argv) {
   const double productMs = median(productTimes), readMs = median(readTimes);
   const double productGbps = static_cast<double>(bytes) / productMs / 1e6;
   const double readGbps = static_cast<double>(bytes) / readMs / 1e6;
-  std::printf("block-quantized product, batch 1: %s path, %u-bit weights in blocks of %llu, "
+  std::printf("block-quantized product, %llu row(s): %s path, %u-bit weights in blocks of %llu, "
               "float16 scales; %d thread(s); %zu products, %.1f MB of weights; median of %d "
               "trials\n",
-              fast ? "AVX-512" : "portable", options.bits,
+              static_cast<unsigned long long>(rows), fast ? "AVX-512" : "portable", options.bits,
               static_cast<unsigned long long>(kBlockSize), options.threads, weights.size(),
               static_cast<double>(bytes) / 1e6, options.trials);
-  std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G weights/s",
+  std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G MACs/s",
               "x the read", "");
   std::printf("%-22s %10.3f %10.2f %12.2f %12.2f\n", "products", productMs, productGbps,
-              static_cast<double>(multiplyAdds) / productMs / 1e6, readMs / productMs);
+              static_cast<double>(rows * multiplyAdds) / productMs / 1e6, readMs / productMs);
   std::printf("%-22s %10.3f %10.2f %12s %12s\n", "read of the same bytes", readMs, readGbps, "-",
               "1.00");
   std::printf(
-      "{\"bench\":\"block_gemm\",\"bits\":%u,\"block\":%llu,\"threads\":%d,\"products\":%zu,"
+      "{\"bench\":\"block_gemm\",\"rows\":%llu,\"bits\":%u,\"block\":%llu,\"threads\":%d,"
+      "\"products\":%zu,"
       "\"bytes\":%llu,\"fast_path\":%s,\"products_ms\":%.4f,\"read_ms\":%.4f,"
       "\"products_gbps\":%.3f,\"read_gbps\":%.3f,\"ratio_to_read\":%.4f}\n",
-      options.bits, static_cast<unsigned long long>(kBlockSize), options.threads, weights.size(),
+      static_cast<unsigned long long>(rows), options.bits,
+      static_cast<unsigned long long>(kBlockSize), options.threads, weights.size(),
       static_cast<unsigned long long>(bytes), fast ? "true" : "false", productMs, readMs,
       productGbps, readGbps, readMs / productMs);
   return 0;
