@@ -364,13 +364,11 @@ void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantize
                    uint64_t columnEnd) {
   if (m == 1) {  // `a` is the prepared row (blockQuantizedGemm)
     uint64_t column = columnBegin;
-    // 4 bits: four columns at a time (the table lookups leave room for more in flight: the
-    // decoder's 28 products took 6.85 ms against 7.1 with two, A/B on Zen 5). 8 bits: two (the
-    // older measurement, 2 columns 10.0 ms, 4 columns 10.8, 8 columns 11.9).
-    if constexpr (Bits == 4) {
-      for (; column + 4 <= columnEnd; column += 4) {
-        rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
-      }
+    // Four columns at a time: more loads in flight (webnn_block_gemm_bench, Zen 5: 4 bits 6.85
+    // against 7.1 ms for the decoder's products with two; 8 bits 20.5 against 15.0 GB/s). (The
+    // 4-bit kernel before the table lookup measured 2 columns 10.0 ms, 4 columns 10.8.)
+    for (; column + 4 <= columnEnd; column += 4) {
+      rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
     }
     for (; column + 2 <= columnEnd; column += 2) {
       rowAvx512<2, Bits, Signed>(a, w, column, bias, c + column);
