@@ -364,9 +364,15 @@ void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantize
                    uint64_t columnEnd) {
   if (m == 1) {  // `a` is the prepared row (blockQuantizedGemm)
     uint64_t column = columnBegin;
-    // Four columns at a time: more loads in flight (webnn_block_gemm_bench, Zen 5: 4 bits 6.85
-    // against 7.1 ms for the decoder's products with two; 8 bits 20.5 against 15.0 GB/s). (The
-    // 4-bit kernel before the table lookup measured 2 columns 10.0 ms, 4 columns 10.8.)
+    // Four columns at a time (8 bits: eight), more loads in flight (webnn_block_gemm_bench, Zen
+    // 5: 4 bits 6.85 against 7.1 ms for the decoder's products with two, 3% slower with eight;
+    // 8 bits 20.5 GB/s with four against 15.0 with two, 8-15% more with eight). (The 4-bit kernel
+    // before the table lookup measured 2 columns 10.0 ms, 4 columns 10.8.)
+    if constexpr (Bits == 8) {
+      for (; column + 8 <= columnEnd; column += 8) {
+        rowAvx512<8, Bits, Signed>(a, w, column, bias, c + column);
+      }
+    }
     for (; column + 4 <= columnEnd; column += 4) {
       rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
     }
