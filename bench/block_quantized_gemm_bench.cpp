@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/block_quantized_gemm.h"
+#include "core/float16.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -47,18 +48,23 @@ struct Options {
   uint32_t bits = 4;
   int sets = 1;
   uint64_t rows = 1;
+  bool floatScales = false;  // float32 scales (ONNX MatMulNBits' type) instead of GGUF's float16
   std::vector<Shape> shapes;
 };
 
-// One product's weights: values (N x K, packed), float16 scales and zero points per block.
+// One product's weights: values (N x K, packed), float16 or float32 scales and zero points per
+// block.
 struct Weights {
   std::vector<uint8_t> values, zeroPoints;
   std::vector<uint16_t> scales;
+  std::vector<float> floatScales;
   BlockQuantizedWeights view;
-  uint64_t bytes() const { return values.size() + zeroPoints.size() + scales.size() * 2; }
+  uint64_t bytes() const {
+    return values.size() + zeroPoints.size() + scales.size() * 2 + floatScales.size() * 4;
+  }
 };
 
-Weights makeWeights(const Shape& shape, uint32_t bits, std::mt19937& random) {
+Weights makeWeights(const Shape& shape, uint32_t bits, bool floatScales, std::mt19937& random) {
   Weights w;
   const uint64_t blocks = shape.n * (shape.k / kBlockSize);
   w.values.resize(shape.n * shape.k * bits / 8);
@@ -69,6 +75,12 @@ Weights makeWeights(const Shape& shape, uint32_t bits, std::mt19937& random) {
   for (auto& scale : w.scales) scale = static_cast<uint16_t>(0x2000 + random() % 0x800);
   w.view.values = w.values.data();
   w.view.halfScales = w.scales.data();
+  if (floatScales) {  // the same values as float32
+    for (uint16_t scale : w.scales) w.floatScales.push_back(webnn::halfToFloat(scale));
+    w.scales.clear();
+    w.view.halfScales = nullptr;
+    w.view.scales = w.floatScales.data();
+  }
   w.view.zeroPoints = w.zeroPoints.data();
   w.view.n = shape.n;
   w.view.k = shape.k;
@@ -141,6 +153,7 @@ double median(std::vector<double> values) {
 [[noreturn]] void usage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M] "
+               "[--scales float16|float32] "
                "[K,N ...]\n",
                program);
   std::exit(2);
@@ -159,6 +172,10 @@ Options parseOptions(int argc, char** argv) {
       if (options.bits != 4 && options.bits != 8) usage(argv[0]);
     } else if (argument == "--sets" && i + 1 < argc) {
       options.sets = std::max(1, std::atoi(argv[++i]));
+    } else if (argument == "--scales" && i + 1 < argc) {
+      const std::string type = argv[++i];
+      if (type != "float16" && type != "float32") usage(argv[0]);
+      options.floatScales = type == "float32";
     } else if (argument == "--rows" && i + 1 < argc) {
       options.rows = static_cast<uint64_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -187,7 +204,7 @@ int main(int argc, char** argv) {
   uint64_t bytes = 0, multiplyAdds = 0, widest = 0;
   for (int set = 0; set < options.sets; ++set) {
     for (const Shape& shape : options.shapes) {
-      weights.push_back(makeWeights(shape, options.bits, random));
+      weights.push_back(makeWeights(shape, options.bits, options.floatScales, random));
       bytes += weights.back().bytes();
       multiplyAdds += shape.k * shape.n;
       widest = std::max({widest, shape.k, shape.n});
@@ -202,8 +219,7 @@ int main(int argc, char** argv) {
 
   auto runProducts = [&] {
     for (const Weights& w : weights) {
-      webnn::cpu::blockQuantizedGemm(rows, a.data(), w.view.k, w.view, nullptr, c.data(),
-                                     w.view.n);
+      webnn::cpu::blockQuantizedGemm(rows, a.data(), w.view.k, w.view, nullptr, c.data(), w.view.n);
     }
   };
   volatile float sink = 0;
@@ -218,26 +234,28 @@ int main(int argc, char** argv) {
   const double productMs = median(productTimes), readMs = median(readTimes);
   const double productGbps = static_cast<double>(bytes) / productMs / 1e6;
   const double readGbps = static_cast<double>(bytes) / readMs / 1e6;
-  std::printf("block-quantized product, %llu row(s): %s path, %u-bit weights in blocks of %llu, "
-              "float16 scales; %d thread(s); %zu products, %.1f MB of weights; median of %d "
-              "trials\n",
-              static_cast<unsigned long long>(rows), fast ? "AVX-512" : "portable", options.bits,
-              static_cast<unsigned long long>(kBlockSize), options.threads, weights.size(),
-              static_cast<double>(bytes) / 1e6, options.trials);
-  std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G MACs/s",
-              "x the read", "");
+  std::printf(
+      "block-quantized product, %llu row(s): %s path, %u-bit weights in blocks of %llu, "
+      "%s scales; %d thread(s); %zu products, %.1f MB of weights; median of %d "
+      "trials\n",
+      static_cast<unsigned long long>(rows), fast ? "AVX-512" : "portable", options.bits,
+      static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
+      options.threads, weights.size(), static_cast<double>(bytes) / 1e6, options.trials);
+  std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G MACs/s", "x the read",
+              "");
   std::printf("%-22s %10.3f %10.2f %12.2f %12.2f\n", "products", productMs, productGbps,
               static_cast<double>(rows * multiplyAdds) / productMs / 1e6, readMs / productMs);
   std::printf("%-22s %10.3f %10.2f %12s %12s\n", "read of the same bytes", readMs, readGbps, "-",
               "1.00");
   std::printf(
-      "{\"bench\":\"block_gemm\",\"rows\":%llu,\"bits\":%u,\"block\":%llu,\"threads\":%d,"
+      "{\"bench\":\"block_gemm\",\"rows\":%llu,\"bits\":%u,\"block\":%llu,\"scales\":\"%s\","
+      "\"threads\":%d,"
       "\"products\":%zu,"
       "\"bytes\":%llu,\"fast_path\":%s,\"products_ms\":%.4f,\"read_ms\":%.4f,"
       "\"products_gbps\":%.3f,\"read_gbps\":%.3f,\"ratio_to_read\":%.4f}\n",
       static_cast<unsigned long long>(rows), options.bits,
-      static_cast<unsigned long long>(kBlockSize), options.threads, weights.size(),
-      static_cast<unsigned long long>(bytes), fast ? "true" : "false", productMs, readMs,
-      productGbps, readGbps, readMs / productMs);
+      static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
+      options.threads, weights.size(), static_cast<unsigned long long>(bytes),
+      fast ? "true" : "false", productMs, readMs, productGbps, readGbps, readMs / productMs);
   return 0;
 }
