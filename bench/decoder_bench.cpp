@@ -12,14 +12,17 @@
 //
 // The graph is make_decoder_onnx.py's, op for op: RMSNorm (x / sqrt(mean(x^2) + 1e-6) * gamma);
 // q, k, v projections; the new key and value appended to past_key_L / past_value_L
-// [1, heads, kv, head]; softmax(q k^T / sqrt(head)) v; the output projection and a residual add;
-// RMSNorm, SwiGLU (silu(gate) * up, down) and a residual add; a final RMSNorm, output y
-// [1, 1, hidden]. Each projection is matmul(h, transpose(dequantizeLinear(W, cast(W.scale,
-// float32), W.zero_point))), W [N, K] (the pattern the cpu backend runs as one 4-bit step, reading
-// the float16 scales as the file stores them).
+// [1, heads, kv, head]; softmax(q k^T / sqrt(head) [+ the causal mask]) v; the output projection
+// and a residual add; RMSNorm, SwiGLU (silu(gate) * up, down) and a residual add; a final RMSNorm,
+// output y [1, tokens, hidden]. With several tokens (a prompt's, x [1, tokens, hidden]: --tokens,
+// or the shape of a given x) token i attends to the past and to new tokens 0..i (a constant mask
+// of 0 and -1e9 added to the scores, as make_decoder_onnx.py --tokens writes it). Each projection
+// is matmul(h, transpose(dequantizeLinear(W, cast(W.scale, float32), W.zero_point))), W [N, K] (the
+// pattern the cpu backend runs as one 4-bit step, reading the float16 scales as the file stores
+// them).
 //
 //   webnn_decoder_bench FILE.gguf [--input NAME=FILE.npy]... [--random-inputs --seed 1]
-//       [--heads 16 --kv 128] [--iterations 20] [--threads 0] [--backend NAME]
+//       [--heads 16 --kv 128] [--tokens 1] [--iterations 20] [--threads 0] [--backend NAME]
 //       [--output y.npy] [--json]
 // Prints a table and, with --json, one line: decoder-json: {...}.
 #include <webnn/webnn.h>
@@ -33,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +69,7 @@ struct Options {
   uint64_t seed = 1;
   uint32_t heads = 0;
   uint32_t kv = 0;
+  uint32_t tokens = 0;
   uint32_t iterations = 20;
   uint32_t threads = 0;
   std::string backend;
@@ -73,7 +78,7 @@ struct Options {
 };
 
 struct Dimensions {
-  uint32_t layers = 0, hidden = 0, ffn = 0, heads = 0, kv = 0, head = 0;
+  uint32_t layers = 0, hidden = 0, ffn = 0, heads = 0, kv = 0, head = 0, tokens = 1;
 };
 
 // The tensor `name` of the source, or a DataError naming the file and the tensor.
@@ -154,6 +159,16 @@ class DecoderBuilder {
     epsilon_ = b_.constant(MLOperandDataType::Float32, 1e-6f);
     scale_ = b_.constant(MLOperandDataType::Float32,
                          static_cast<float>(1.0 / std::sqrt(static_cast<double>(d.head))));
+    if (d.tokens > 1) {  // [1, 1, tokens, kv + tokens]: new token i sees the past and 0..i
+      const uint32_t keys = d.kv + d.tokens;
+      std::vector<float> mask(static_cast<size_t>(d.tokens) * keys, 0.0f);
+      for (uint32_t i = 0; i < d.tokens; ++i) {
+        for (uint32_t j = d.kv + i + 1; j < keys; ++j)
+          mask[static_cast<size_t>(i) * keys + j] = -1e9f;
+      }
+      mask_ = b_.constant({MLOperandDataType::Float32, {1, 1, d.tokens, keys}},
+                          std::as_bytes(std::span<const float>(mask)));
+    }
   }
 
   MLOperand decoder(MLOperand x, const std::vector<MLOperand>& pastKeys,
@@ -166,9 +181,10 @@ class DecoderBuilder {
       const MLOperand v = headsOf(linear(h, p + "attn_v.weight"));
       const MLOperand keys = b_.concat({pastKeys[l], k}, 2);
       const MLOperand values = b_.concat({pastValues[l], v}, 2);
-      const MLOperand scores = b_.mul(b_.matmul(q, transpose(keys, {0, 1, 3, 2})), scale_);
+      MLOperand scores = b_.mul(b_.matmul(q, transpose(keys, {0, 1, 3, 2})), scale_);
+      if (d_.tokens > 1) scores = b_.add(scores, mask_);
       MLOperand attended = b_.matmul(b_.softmax(scores, 3), values);
-      attended = b_.reshape(transpose(attended, {0, 2, 1, 3}), {1, 1, d_.hidden});
+      attended = b_.reshape(transpose(attended, {0, 2, 1, 3}), {1, d_.tokens, d_.hidden});
       x = b_.add(x, linear(attended, p + "attn_output.weight"));
       h = rmsNorm(x, p + "ffn_norm.weight");
       const MLOperand gate = linear(h, p + "ffn_gate.weight");
@@ -209,15 +225,15 @@ class DecoderBuilder {
     return b_.transpose(x, options);
   }
 
-  // [1, 1, hidden] -> [1, heads, 1, head].
+  // [1, tokens, hidden] -> [1, heads, tokens, head].
   MLOperand headsOf(const MLOperand& x) {
-    return transpose(b_.reshape(x, {1, 1, d_.heads, d_.head}), {0, 2, 1, 3});
+    return transpose(b_.reshape(x, {1, d_.tokens, d_.heads, d_.head}), {0, 2, 1, 3});
   }
 
   MLGraphBuilder& b_;
   const WeightSource& source_;
   const Dimensions d_;
-  MLOperand two_, epsilon_, scale_;
+  MLOperand two_, epsilon_, scale_, mask_;
   uint64_t weightBytes_ = 0;
 };
 
@@ -274,11 +290,23 @@ int run(const Options& o) {
          " heads");
   }
   d.head = d.hidden / d.heads;
+  // The token count: x's shape [1, tokens, hidden] when given.
+  d.tokens = o.tokens ? o.tokens : 1;
+  if (auto it = given.find("x"); it != given.end()) {
+    const auto& shape = it->second.shape;
+    if (shape.size() != 3 || shape[0] != 1 || shape[1] == 0 || shape[2] != d.hidden ||
+        (o.tokens && o.tokens != shape[1])) {
+      fail("x has shape " + shapeText(shape) + ", expected [1, " +
+           (o.tokens ? std::to_string(o.tokens) : std::string("tokens")) + ", " +
+           std::to_string(d.hidden) + "]");
+    }
+    d.tokens = shape[1];
+  }
 
   // The graph's inputs; every given one checked against them before anything is built.
   const MLOperandDescriptor past{MLOperandDataType::Float32, {1, d.heads, d.kv, d.head}};
   std::map<std::string, MLOperandDescriptor> inputDescriptors;
-  inputDescriptors["x"] = {MLOperandDataType::Float32, {1, 1, d.hidden}};
+  inputDescriptors["x"] = {MLOperandDataType::Float32, {1, d.tokens, d.hidden}};
   for (uint32_t l = 0; l < d.layers; ++l) {
     inputDescriptors["past_key_" + std::to_string(l)] = past;
     inputDescriptors["past_value_" + std::to_string(l)] = past;
@@ -333,7 +361,7 @@ int run(const Options& o) {
     context.writeTensor(tensor, array.data);
     inputs[name] = tensor;
   }
-  const MLOperandDescriptor yDescriptor{MLOperandDataType::Float32, {1, 1, d.hidden}};
+  const MLOperandDescriptor yDescriptor{MLOperandDataType::Float32, {1, d.tokens, d.hidden}};
   outputs["y"] = context.createTensor({yDescriptor, true, false});
 
   start = Clock::now();
@@ -375,9 +403,10 @@ int run(const Options& o) {
   const double fileBytes = static_cast<double>(source->fileSize());
   const MLMemoryStats memory = context.memoryStats();
 
-  std::printf("decoder: %s, %u layers, hidden %u, %u heads, ffn %u, kv %u; backend %s\n",
-              o.gguf.c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv,
-              context.backendName().c_str());
+  std::printf(
+      "decoder: %s, %u layers, hidden %u, %u heads, ffn %u, kv %u, %u token(s); backend %s\n",
+      o.gguf.c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv, d.tokens,
+      context.backendName().c_str());
   std::printf(
       "graph: %zu steps, %zu of the %zu projections one dequantize+matmul step, %zu on "
       "the reference kernel\n",
@@ -400,13 +429,14 @@ int run(const Options& o) {
   if (o.json) {
     std::printf(
         "decoder-json: {\"backend\": \"%s\", \"layers\": %u, \"hidden\": %u, \"heads\": %u, "
-        "\"ffn\": %u, \"kv\": %u, \"threads\": %u, \"open_ms\": %.3f, \"build_ms\": %.3f, "
+        "\"ffn\": %u, \"kv\": %u, \"tokens\": %u, \"threads\": %u, \"open_ms\": %.3f, "
+        "\"build_ms\": %.3f, "
         "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, \"median_ms\": "
         "%.3f, \"min_ms\": %.3f, \"peak_rss_bytes\": %llu, \"file_bytes\": %llu, "
         "\"weight_bytes\": %llu, \"constant_bytes\": %llu, \"steps\": %zu, \"fused_projections\": "
         "%zu, \"projections\": %zu, \"fallback_steps\": %zu}\n",
-        context.backendName().c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv, o.threads, openMs,
-        buildMs, loadMs, firstMs, steady.size(), medianMs, minMs,
+        context.backendName().c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv, d.tokens,
+        o.threads, openMs, buildMs, loadMs, firstMs, steady.size(), medianMs, minMs,
         static_cast<unsigned long long>(peak), static_cast<unsigned long long>(source->fileSize()),
         static_cast<unsigned long long>(decoder.weightBytes()),
         static_cast<unsigned long long>(memory.constantBytes), steps, fused, projections,
@@ -426,6 +456,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "Seed of --random-inputs");
   app.add_option("--heads", o.heads, "Attention heads (default: from past_key_0, else 16)");
   app.add_option("--kv", o.kv, "Past KV length (default: from past_key_0, else 128)");
+  app.add_option("--tokens", o.tokens, "New tokens per dispatch (default: from x, else 1)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--iterations", o.iterations, "Dispatches after the first, for the median");
   app.add_option("--threads", o.threads, "Threads of the backend (0: all cores)");
   app.add_option("--backend", o.backend, "Backend name (default: the default backend)");

@@ -4,7 +4,10 @@
 q/k/v projections, the new key and value appended to a past of --kv positions (graph inputs
 past_key_I / past_value_I [1, heads, kv, head]), softmax attention, the output projection and a
 residual add, then RMSNorm, a SwiGLU MLP (silu(gate) * up, down) and a residual add; a final
-RMSNorm. No rotary embedding and no LM head: the benchmark is about the 4-bit products. Every
+RMSNorm. No rotary embedding and no LM head: the benchmark is about the 4-bit products.
+--tokens S (default 1) makes the same decoder take S new tokens at once (a prompt: x [1, S,
+hidden], y [1, S, hidden]); token i attends to the past and to new tokens 0..i, through a constant
+causal mask of 0 and -1e9 [1, 1, S, kv + S] added to the scores. Every
 linear layer is ONNX Runtime's com.microsoft MatMulNBits (bits 4, the given block size,
 symmetric: no zero points, so 8 for every block, as GGUF's Q4_0), quantized from seeded random
 float32 weights scaled by 1/sqrt(input); each block's scale is rounded to float16 first (and the
@@ -15,7 +18,7 @@ blk.L.attn_q.weight ... ffn_down.weight as q4_0, blk.L.attn_norm.weight, blk.L.f
 output_norm.weight as f32; metadata llama.* for the shape and webnn.kv_length), for
 webnn_decoder_bench (bench/decoder_bench.cpp). Needs Debian's python3-onnx and python3-numpy.
     make_decoder_onnx.py OUT.onnx [--layers 4] [--hidden 2048] [--heads 16] [--ffn 5632]
-        [--kv 128] [--block 32] [--accuracy-level 0] [--gguf OUT.gguf]
+        [--kv 128] [--tokens 1] [--block 32] [--accuracy-level 0] [--gguf OUT.gguf]
 """
 import argparse
 import os
@@ -105,12 +108,15 @@ def main():
     parser.add_argument("--heads", type=int, default=16)
     parser.add_argument("--ffn", type=int, default=5632)
     parser.add_argument("--kv", type=int, default=128)
+    parser.add_argument("--tokens", type=int, default=1)
     parser.add_argument("--block", type=int, default=32)
     parser.add_argument("--accuracy-level", type=int, default=0)
     parser.add_argument("--gguf", help="also write the same weights as this GGUF file (q4_0)")
     o = parser.parse_args()
     hidden, heads, head = o.hidden, o.heads, o.hidden // o.heads
     assert head * heads == hidden and hidden % o.block == 0 and o.ffn % o.block == 0
+    assert o.tokens >= 1
+    tokens = o.tokens
     if o.gguf and o.block != 32:
         parser.error("--gguf needs --block 32 (q4_0's block)")
     gguf_tensors = []  # (name, ggml dims, ggml type, bytes), in the order they are made
@@ -161,21 +167,26 @@ def main():
         return node("Transpose", [node("Reshape", [x, shape])], {"perm": [0, 2, 1, 3]})
 
     x = "x"
-    inputs.append(helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, hidden]))
+    inputs.append(helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, tokens, hidden]))
     scale = const(np.array(1.0 / np.sqrt(head), np.float32), "attention_scale")
-    merged = const(np.array([1, 1, hidden], np.int64), "shape")
+    merged = const(np.array([1, tokens, hidden], np.int64), "shape")
+    if tokens > 1:  # new token i sees the past (kv) and new tokens 0..i
+        allowed = np.arange(o.kv + tokens)[None, :] <= o.kv + np.arange(tokens)[:, None]
+        mask = const(np.where(allowed, 0.0, -1e9).astype(np.float32)[None, None], "causal_mask")
     for layer in range(o.layers):
         p, g = f"layers.{layer}", f"blk.{layer}"
         past_key, past_value = f"past_key_{layer}", f"past_value_{layer}"
         for past in (past_key, past_value):
             inputs.append(helper.make_tensor_value_info(past, TensorProto.FLOAT, [1, heads, o.kv, head]))
         h = rms_norm(x, f"{p}.input_norm", f"{g}.attn_norm.weight")
-        q = heads_of(linear(h, hidden, hidden, f"{p}.q_proj", f"{g}.attn_q.weight"), 1)
-        k = heads_of(linear(h, hidden, hidden, f"{p}.k_proj", f"{g}.attn_k.weight"), 1)
-        v = heads_of(linear(h, hidden, hidden, f"{p}.v_proj", f"{g}.attn_v.weight"), 1)
+        q = heads_of(linear(h, hidden, hidden, f"{p}.q_proj", f"{g}.attn_q.weight"), tokens)
+        k = heads_of(linear(h, hidden, hidden, f"{p}.k_proj", f"{g}.attn_k.weight"), tokens)
+        v = heads_of(linear(h, hidden, hidden, f"{p}.v_proj", f"{g}.attn_v.weight"), tokens)
         keys = node("Concat", [past_key, k], {"axis": 2})
         values = node("Concat", [past_value, v], {"axis": 2})
         scores = node("Mul", [node("MatMul", [q, node("Transpose", [keys], {"perm": [0, 1, 3, 2]})]), scale])
+        if tokens > 1:
+            scores = node("Add", [scores, mask])
         attended = node("MatMul", [node("Softmax", [scores], {"axis": -1}), values])
         attended = node("Reshape", [node("Transpose", [attended], {"perm": [0, 2, 1, 3]}), merged])
         x = node("Add", [x, linear(attended, hidden, hidden, f"{p}.o_proj", f"{g}.attn_output.weight")])
@@ -188,7 +199,7 @@ def main():
     y = rms_norm(x, "final_norm", "output_norm.weight")
     nodes.append(helper.make_node("Identity", [y], ["y"]))
     graph = helper.make_graph(nodes, "decoder_q4", inputs,
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, hidden])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, tokens, hidden])],
                               initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
                                                     helper.make_opsetid("com.microsoft", 1)])
@@ -200,6 +211,7 @@ def main():
          size_threshold=1024)
     weight_bytes = sum(t.ByteSize() for t in model.graph.initializer)
     print(f"{o.out}: {o.layers} layers, hidden {hidden}, {heads} heads, ffn {o.ffn}, kv {o.kv}, "
+          f"{tokens} token(s), "
           f"4-bit blocks of {o.block}, {os.path.getsize(o.out + '.data') / 2**20:.1f} MiB of weights")
     if o.gguf:
         metadata = [
@@ -207,7 +219,7 @@ def main():
             ("general.name", GGUF_STRING, "webnn-cpp decoder benchmark (issue 23)"),
             ("general.file_type", GGUF_UINT32, 2),  # LLAMA_FTYPE_MOSTLY_Q4_0
             ("llama.block_count", GGUF_UINT32, o.layers),
-            ("llama.context_length", GGUF_UINT32, o.kv + 1),
+            ("llama.context_length", GGUF_UINT32, o.kv + tokens),
             ("llama.embedding_length", GGUF_UINT32, hidden),
             ("llama.feed_forward_length", GGUF_UINT32, o.ffn),
             ("llama.attention.head_count", GGUF_UINT32, heads),

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -154,6 +155,62 @@ TEST(BlockQuantizedGemm, Float16ScalesGiveTheProductsOfTheirFloat32Values) {
       blockQuantizedGemmPortable(m, problem.a.data(), k, fromHalves, problem.bias.data(),
                                  portable.data(), 37);
       problem.check(portable, what + " (portable)");
+    }
+  }
+}
+
+// Many rows (a prompt's tokens at once: the panel path, from 20 rows, dequantizes each weight once
+// for every 128 rows and multiplies in the transposed orientation): rows around its panels of 32
+// and its row groups of 128, columns around its 12-column steps and 48-column chunks, A and C
+// with row strides wider than K and N (their padding must stay as it was), float16 scales.
+TEST(BlockQuantizedGemm, ManyRowsMatchTheReference) {
+  uint32_t seed = 500;
+  for (uint32_t bits : {4u, 8u}) {
+    for (bool isSigned : {false, true}) {
+      for (const auto& [m, n] :
+           {std::pair{19ull, 5ull}, std::pair{20ull, 1ull}, std::pair{31ull, 13ull},
+            std::pair{33ull, 50ull}, std::pair{64ull, 12ull}, std::pair{129ull, 97ull},
+            std::pair{200ull, 24ull}}) {
+        const uint64_t blockSize = seed % 2 == 0 ? 32 : 64;
+        const uint64_t k = blockSize * (seed % 3 + 2);
+        Problem problem(m, k, n, blockSize, bits, isSigned, seed % 2 == 0, seed);
+        ++seed;
+        const bool halfScales = seed % 3 == 0;
+        std::vector<uint16_t> halves(problem.scales.size());
+        for (size_t i = 0; i < halves.size(); ++i) {
+          halves[i] = floatToHalf(problem.scales[i]);
+          problem.scales[i] = halfToFloat(halves[i]);
+        }
+        BlockQuantizedWeights weights = problem.weights();
+        if (halfScales) {
+          weights.scales = nullptr;
+          weights.halfScales = halves.data();
+        }
+        if (blockQuantizedGemmIsFast(weights)) {  // the many-row path from 20 rows on
+          EXPECT_EQ(blockQuantizedGemmUsesPanels(m, weights), m >= 20) << "m " << m;
+        }
+        const uint64_t lda = k + 5, ldc = n + 3;
+        std::vector<float> a(m * lda, -7.0f);
+        for (uint64_t row = 0; row < m; ++row) {
+          std::copy_n(problem.a.begin() + row * k, k, a.begin() + row * lda);
+        }
+        std::vector<float> c(m * ldc, 12345.0f);
+        blockQuantizedGemm(m, a.data(), lda, weights,
+                           problem.withBias ? problem.bias.data() : nullptr, c.data(), ldc);
+        std::vector<float> packed(m * n);
+        for (uint64_t row = 0; row < m; ++row) {
+          for (uint64_t column = 0; column < ldc; ++column) {
+            if (column < n) {
+              packed[row * n + column] = c[row * ldc + column];
+            } else {
+              ASSERT_EQ(c[row * ldc + column], 12345.0f) << "padding of row " << row;
+            }
+          }
+        }
+        problem.check(packed, "bits " + std::to_string(bits) + (isSigned ? " signed" : "") + " m " +
+                                  std::to_string(m) + " n " + std::to_string(n) + " k " +
+                                  std::to_string(k) + (halfScales ? " float16 scales" : ""));
+      }
     }
   }
 }

@@ -15,6 +15,8 @@
 // half the product.
 #include "backends/cpu/kernels/block_quantized_gemm.h"
 
+#include "backends/cpu/kernels/half_gemm.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -414,6 +416,150 @@ void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantize
   }
 }
 
+// Many rows (a prompt's tokens at once): from kPanelPathRows rows on, the product runs as a
+// float32 GEMM on dequantized weights, in the transposed orientation C^T = W x A^T, so that both
+// operands are made in their natural order: W's columns are dequantized along K (as the one-row
+// path reads them) into kFloatPanelMaxRows rows of float32, and A's rows are packed once per
+// product into float32 panels of 32 rows, k-major (A^T), for half_gemm's micro-kernel, which keeps
+// 12 x 32 outputs in registers over the whole K. Each dequantized weight then feeds every row of
+// the group (kRowGroup), not 4 as in the tiles. webnn_block_gemm_bench --rows, the decoder's
+// products, two threads, Zen 5: 157-179 G multiply-adds/s from 32 rows on against 82-88 for the
+// tiles (one thread 92 against 43); the two meet at about 18 rows (a panel of 32 lanes then half
+// empty).
+constexpr uint64_t kPanelPathRows = 20;
+// A rows packed at once (panels of kHalfPanelWidth): a group's panels are m x K float32, at most
+// 128 x 5632 x 4 = 2.8 MiB for the decoder's widest product.
+constexpr uint64_t kRowGroup = 4 * kHalfPanelWidth;
+// Columns a thread claims at a time in the panel path: whole micro-kernel row counts.
+constexpr uint64_t kPanelColumnsPerChunk = 4 * kFloatPanelMaxRows;
+
+uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
+  return (value + divisor - 1) / divisor;
+}
+
+// A 64-byte-aligned float buffer of at least `count` values, the calling thread's, kept between
+// products (a steady-state dispatch allocates nothing).
+float* threadBuffer(std::vector<float>& storage, uint64_t count) {
+  if (storage.size() < count + 16) storage.resize(count + 16);
+  float* data = storage.data();
+  return data + (64 - reinterpret_cast<uintptr_t>(data) % 64) % 64 / sizeof(float);
+}
+
+// Columns [column, column + count) of W dequantized into `out` (count rows of k float32), each
+// weight as dequantizeLinear computes it; 4 bits in the order the one-row path reads them (each 32
+// values: the 16 even ones, then the 16 odd ones), 8 bits in k order.
+template <uint32_t Bits, bool Signed>
+WEBNN_AVX512F_TARGET void dequantizeColumns(const BlockQuantizedWeights& w, uint64_t column,
+                                            uint64_t count, float* out) {
+  const uint64_t blocks = w.blocksPerRow();
+  const uint64_t rowBytes = w.k * Bits / 8;
+  for (uint64_t j = 0; j < count; ++j) {
+    const uint8_t* values = w.values + (column + j) * rowBytes;
+    float* row = out + j * w.k;
+    for (uint64_t block = 0; block < blocks; ++block) {
+      const uint64_t index = (column + j) * blocks + block;
+      const int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
+      const __m512 scale = _mm512_set1_ps(scaleAvx512(w, index));
+      const uint64_t blockEnd = (block + 1) * w.blockSize;
+      if constexpr (Bits == 4) {
+        const __m512 nibbleValues =
+            Signed ? _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, -8, -7, -6, -5, -4, -3, -2, -1)
+                   : _mm512_setr_ps(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m512 table = _mm512_mul_ps(
+            _mm512_sub_ps(nibbleValues, _mm512_set1_ps(static_cast<float>(zero))), scale);
+        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 32) {
+          const __m512i bytes = _mm512_cvtepu8_epi32(
+              _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + k / 2)));
+          _mm512_storeu_ps(row + k, _mm512_permutexvar_ps(bytes, table));
+          _mm512_storeu_ps(row + k + 16, _mm512_permutexvar_ps(_mm512_srli_epi32(bytes, 4), table));
+        }
+      } else {
+        const __m512i zeroPoint = _mm512_set1_epi32(zero);
+        for (uint64_t k = block * w.blockSize; k < blockEnd; k += 16) {
+          const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + k));
+          const __m512i widened =
+              Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+          _mm512_storeu_ps(
+              row + k,
+              _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(widened, zeroPoint)), scale));
+        }
+      }
+    }
+  }
+}
+
+// `rows` (<= 32) rows of A (row stride lda) packed as one panel: k x 32 float32, k-major, in
+// dequantizeColumns' k order; rows past `rows` are zero.
+template <uint32_t Bits>
+void packRowPanel(const float* a, uint64_t lda, uint64_t rows, uint64_t k, float* panel) {
+  constexpr uint64_t kWidth = kHalfPanelWidth;
+  for (uint64_t row = 0; row < kWidth; ++row) {
+    const float* source = a + row * lda;
+    if (row >= rows) {
+      for (uint64_t i = 0; i < k; ++i) panel[i * kWidth + row] = 0.0f;
+    } else if constexpr (Bits == 4) {
+      for (uint64_t base = 0; base < k; base += 32) {
+        for (uint64_t i = 0; i < 16; ++i) {
+          panel[(base + i) * kWidth + row] = source[base + 2 * i];
+          panel[(base + 16 + i) * kWidth + row] = source[base + 2 * i + 1];
+        }
+      }
+    } else {
+      for (uint64_t i = 0; i < k; ++i) panel[i * kWidth + row] = source[i];
+    }
+  }
+}
+
+// The panel path (kPanelPathRows): row groups of kRowGroup, in each the threads pack the group's
+// panels, then take chunks of columns dynamically; per kFloatPanelMaxRows columns, a dequantize,
+// then one micro-kernel call per panel into a 12 x 32 tile of C^T, written to C transposed (with
+// the bias).
+template <uint32_t Bits, bool Signed>
+void panelPathAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantizedWeights& w,
+                     const float* bias, float* c, uint64_t ldc, int threads) {
+  constexpr uint64_t kWidth = kHalfPanelWidth;
+  const uint64_t k = w.k;
+  thread_local std::vector<float> panelStorage;
+  float* panels = threadBuffer(panelStorage, std::min(m, kRowGroup) * k + kWidth * k);
+  const uint64_t chunks = ceilDiv(w.n, kPanelColumnsPerChunk);
+  for (uint64_t groupBegin = 0; groupBegin < m; groupBegin += kRowGroup) {
+    const uint64_t groupRows = std::min(kRowGroup, m - groupBegin);
+    const uint64_t panelCount = ceilDiv(groupRows, kWidth);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#pragma omp for schedule(static)
+      for (uint64_t panel = 0; panel < panelCount; ++panel) {
+        packRowPanel<Bits>(a + (groupBegin + panel * kWidth) * lda, lda,
+                           std::min(kWidth, groupRows - panel * kWidth), k,
+                           panels + panel * k * kWidth);
+      }
+      thread_local std::vector<float> weightStorage;
+      float* weights = threadBuffer(weightStorage, kFloatPanelMaxRows * k);
+      alignas(64) float tile[kFloatPanelMaxRows * kWidth];
+#pragma omp for schedule(dynamic, 1)
+      for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
+        const uint64_t chunkEnd = std::min(w.n, (chunk + 1) * kPanelColumnsPerChunk);
+        for (uint64_t column = chunk * kPanelColumnsPerChunk; column < chunkEnd;
+             column += kFloatPanelMaxRows) {
+          const uint64_t count = std::min(kFloatPanelMaxRows, chunkEnd - column);
+          dequantizeColumns<Bits, Signed>(w, column, count, weights);
+          for (uint64_t panel = 0; panel < panelCount; ++panel) {
+            const uint64_t rows = std::min(kWidth, groupRows - panel * kWidth);
+            floatPanelMicroKernel(count, weights, k, panels + panel * k * kWidth, k, tile, kWidth,
+                                  nullptr, false, rows);
+            for (uint64_t row = 0; row < rows; ++row) {
+              float* out = c + (groupBegin + panel * kWidth + row) * ldc + column;
+              for (uint64_t j = 0; j < count; ++j) {
+                out[j] = bias ? tile[j * kWidth + row] + bias[column + j] : tile[j * kWidth + row];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 bool detectAvx512() {
   __builtin_cpu_init();
   // The target attribute's features, F16C included (float16 scales).
@@ -469,6 +615,15 @@ bool blockQuantizedGemmIsFast(const BlockQuantizedWeights& weights) {
 #endif
 }
 
+bool blockQuantizedGemmUsesPanels(uint64_t m, const BlockQuantizedWeights& weights) {
+#ifdef WEBNN_BLOCK_GEMM_X86
+  return m >= kPanelPathRows && blockQuantizedGemmIsFast(weights) && halfGemmIsFast();
+#else
+  (void)m, (void)weights;
+  return false;
+#endif
+}
+
 void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
                         const BlockQuantizedWeights& weights, const float* bias, float* c,
                         uint64_t ldc) {
@@ -492,6 +647,21 @@ void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
 #endif
   const uint64_t chunks = (weights.n + kColumnsPerChunk - 1) / kColumnsPerChunk;
   const uint64_t multiplyAdds = m * weights.n * weights.k;
+#ifdef WEBNN_BLOCK_GEMM_X86
+  if (blockQuantizedGemmUsesPanels(m, weights)) {
+    const int threads = multiplyAdds < kParallelMultiplyAdds
+                            ? 1
+                            : std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1);
+    if (weights.bits == 4) {
+      (weights.isSigned ? panelPathAvx512<4, true>
+                        : panelPathAvx512<4, false>)(m, a, lda, weights, bias, c, ldc, threads);
+    } else {
+      (weights.isSigned ? panelPathAvx512<8, true>
+                        : panelPathAvx512<8, false>)(m, a, lda, weights, bias, c, ldc, threads);
+    }
+    return;
+  }
+#endif
   const int threads =
       multiplyAdds < kParallelMultiplyAdds || chunks < 2
           ? 1

@@ -16,7 +16,7 @@ struct BlockQuantizedWeights {
   const uint8_t* values = nullptr;  // N x K elements, row-major, packed (4 bits: low nibble first)
   const float* scales = nullptr;    // N x (K / blockSize) float32, or
   const uint16_t* halfScales = nullptr;  // the same as float16 bits (as GGUF's q4_0 stores them)
-  const uint8_t* zeroPoints = nullptr;  // N x (K / blockSize) elements, packed like `values`
+  const uint8_t* zeroPoints = nullptr;   // N x (K / blockSize) elements, packed like `values`
   uint64_t n = 0, k = 0, blockSize = 0;
   uint32_t bits = 4;  // 4 or 8
   bool isSigned = false;
@@ -28,6 +28,11 @@ struct BlockQuantizedWeights {
 // Whether the AVX-512 kernel takes these weights (4 bits: blockSize a multiple of 32; 8 bits: of
 // 16) on this CPU (avx512f); otherwise the portable loop runs them (correct, slow).
 bool blockQuantizedGemmIsFast(const BlockQuantizedWeights& weights);
+
+// Whether blockQuantizedGemm runs m rows on its many-row path (a prompt's tokens at once): the
+// weights dequantized to float32 once per 128 rows, in registers-sized panels, and multiplied on
+// half_gemm's float32 micro-kernel; otherwise tiles of 4 x 4 that widen each weight for 4 rows.
+bool blockQuantizedGemmUsesPanels(uint64_t m, const BlockQuantizedWeights& weights);
 
 // C (m x n, float32, row stride ldc) = A (m x k, float32, row stride lda) x W^T [+ bias (n
 // float32, may be null)]. Requires k a multiple of blockSize (and even for 4 bits). Runs on

@@ -376,6 +376,19 @@ void packHalfPanels(const uint16_t* b, uint64_t ldb, const HalfPanelLayout& layo
   }
 }
 
+void floatPanelMicroKernel(uint64_t rows, const float* a, uint64_t lda, const float* panel,
+                           uint64_t depth, float* c, uint64_t ldc, const float* bias,
+                           bool accumulate, uint64_t columns) {
+#ifdef WEBNN_HALF_GEMM_X86
+  static_assert(kFloatPanelMaxRows == kMicroRows);
+  kMicroKernels<PanelSource::kWidened>[rows - 1](a, lda, panel, depth, c, ldc, bias, accumulate,
+                                                 columns);
+#else
+  (void)rows, (void)a, (void)lda, (void)panel, (void)depth, (void)c, (void)ldc, (void)bias,
+      (void)accumulate, (void)columns;
+#endif
+}
+
 bool halfGemmIsFast() {
 #ifdef WEBNN_HALF_GEMM_X86
   static const bool fast = detectAvx512();

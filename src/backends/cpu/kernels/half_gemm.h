@@ -45,6 +45,17 @@ void halfGemm(uint64_t m, const float* a, uint64_t lda, const uint16_t* packedB,
 void halfGemmPortable(uint64_t m, const float* a, uint64_t lda, const uint16_t* packedB,
                       const HalfPanelLayout& layout, const float* bias, float* c, uint64_t ldc);
 
+// The micro-kernel under halfGemm's float32 panel blocks, for kernels that make such panels of
+// their own (block_quantized_gemm's many-row path): C (rows x columns, row stride ldc) = [C +]
+// A (rows x depth, float32, row stride lda) x panel (depth x kHalfPanelWidth float32, 64-byte
+// aligned, k-major: element (k, j) at k * kHalfPanelWidth + j) [+ bias (`columns` values, may be
+// null) when not accumulating]. rows in [1, kFloatPanelMaxRows], columns in [1,
+// kHalfPanelWidth]. Only where halfGemmIsFast().
+inline constexpr uint64_t kFloatPanelMaxRows = 12;
+void floatPanelMicroKernel(uint64_t rows, const float* a, uint64_t lda, const float* panel,
+                           uint64_t depth, float* c, uint64_t ldc, const float* bias,
+                           bool accumulate, uint64_t columns);
+
 // Converts float16 bits to float32 exactly (subnormals, infinities and NaNs included):
 // core/float16.h's halfToFloat.
 float halfBitsToFloat(uint16_t bits);

@@ -65,7 +65,11 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     const std::string kernel = blockQuantizedGemmIsFast(layout_) ? "block_quantized_gemm:avx512"
                                                                  : "block_quantized_gemm:portable";
     return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
-           std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") + ")";
+           std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") +
+           (blockQuantizedGemmUsesPanels(m_, layout_)
+                ? ", " + std::to_string(m_) + " rows on dequantized float32 panels"
+                : std::string()) +
+           ")";
   }
 
  private:
