@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -113,8 +114,20 @@ class WEBNN_EXPORT WeightSource {
                std::span<std::byte> destination) const;
 
   // The open file descriptor of filePath(), valid as long as this object lives, so that a loader
-  // may mmap a tensor's range (zero copy) where the final layout equals the file's.
+  // may mmap a tensor's range (zero copy) where the final layout equals the file's; -1 where the
+  // tensors lie in several files (an ONNX model with external data): fileRangeOf says per tensor.
   int fileDescriptor() const { return fd_; }
+
+  // Where tensor `t` (one of tensors()) lies as stored: an open file descriptor (valid as long as
+  // this object lives), the tensor's offset in that file and the file's size at open(). nullopt
+  // for a derived tensor (the file does not hold its bytes) or where no single file holds them.
+  // The default: fileDescriptor() at t.byteOffset.
+  struct FileRange {
+    int fd = -1;
+    uint64_t offset = 0;
+    uint64_t fileSize = 0;
+  };
+  virtual std::optional<FileRange> fileRangeOf(const TensorInfo& t) const;
 
  protected:
   // Takes ownership of `fd`.

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <shared_mutex>
@@ -72,8 +73,8 @@ void checkLoadLimits(const std::vector<Planned>& plan, const LoadOptions& option
   for (const Planned& planned : plan) {
     const uint64_t bytes = planned.tensor->byteLength;
     if (bytes > options.maxTensorBytes) {
-      throwTypeError(where + ": constant '" + planned.label + "' is " +
-                     std::to_string(bytes) + " bytes, above LoadOptions::maxTensorBytes (" +
+      throwTypeError(where + ": constant '" + planned.label + "' is " + std::to_string(bytes) +
+                     " bytes, above LoadOptions::maxTensorBytes (" +
                      std::to_string(options.maxTensorBytes) + ")");
     }
     total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
@@ -153,20 +154,24 @@ void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const Weight
   std::vector<bool> adopted(plan.size(), false);
   uint64_t adoptedBytes = 0;
   if (options.allowMapping) {
-    struct stat status {};
-    const bool sized = fstat(source.fileDescriptor(), &status) == 0;
-    const uint64_t fileSize = sized ? static_cast<uint64_t>(status.st_size) : 0;
+    std::map<int, uint64_t> fileSizes;  // each file's size now
     for (size_t i = 0; i < plan.size(); ++i) {
       const TensorInfo& tensor = *plan[i].tensor;
-      if (tensor.derived) continue;  // the file does not hold its bytes: they are computed on read
+      // Derived tensors (their bytes computed on read) have no range.
+      const std::optional<WeightSource::FileRange> range = source.fileRangeOf(tensor);
+      if (!range || range->fd < 0) continue;
+      auto [sizeOf, unknown] = fileSizes.emplace(range->fd, 0);
+      if (unknown) {
+        struct stat status {};
+        if (fstat(range->fd, &status) == 0) sizeOf->second = static_cast<uint64_t>(status.st_size);
+      }
+      const uint64_t fileSize = sizeOf->second;
       const uint32_t bits = bitsPerElement(tensor.dataType);
       const uint64_t alignment = std::max<uint64_t>(1, bits / 8);
-      if (tensor.byteLength == 0 || tensor.byteOffset % alignment != 0) continue;
-      if (tensor.byteOffset > fileSize || tensor.byteLength > fileSize - tensor.byteOffset)
-        continue;
+      if (tensor.byteLength == 0 || range->offset % alignment != 0) continue;
+      if (range->offset > fileSize || tensor.byteLength > fileSize - range->offset) continue;
       const std::byte* bytes = nullptr;
-      auto mapping =
-          mapRange(source.fileDescriptor(), tensor.byteOffset, tensor.byteLength, &bytes);
+      auto mapping = mapRange(range->fd, range->offset, tensor.byteLength, &bytes);
       if (!mapping) continue;
       adopted[i] = sink.adopt(plan[i].target, mapping, {bytes, tensor.byteLength});
       if (adopted[i]) adoptedBytes += tensor.byteLength;
@@ -186,7 +191,8 @@ void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const Weight
     const uint64_t length = plan[i].tensor->byteLength;
     totalBytes += length;
     const uint32_t bits = bitsPerElement(plan[i].tensor->dataType);
-    const uint64_t unit = std::lcm<uint64_t>(std::max<uint64_t>(1, bits / 8), sink.granularity(plan[i].target));
+    const uint64_t unit =
+        std::lcm<uint64_t>(std::max<uint64_t>(1, bits / 8), sink.granularity(plan[i].target));
     const uint64_t step = std::max(unit, chunkBytes / unit * unit);
     for (uint64_t offset = 0; offset < length; offset += step) {
       chunks.push_back({i, offset, std::min(step, length - offset)});
@@ -240,9 +246,9 @@ void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const Weight
       } catch (const Error& error) {
         if (error.kind() == Error::Kind::OperationError) {  // the read failed: name the constant
           fail(chunk.planned,
-               std::make_exception_ptr(
-                   Error(error.kind(), where + ": constant '" + planned.label +
-                                           "' stays pending: " + error.message())),
+               std::make_exception_ptr(Error(
+                   error.kind(),
+                   where + ": constant '" + planned.label + "' stays pending: " + error.message())),
                false);
           continue;
         }
@@ -287,7 +293,6 @@ void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const Weight
     }
     std::rethrow_exception(firstError);
   }
-
 }
 
 // The hollow constants of a graph (MLGraph::loadConstants).
@@ -412,7 +417,8 @@ void MLContext::loadConstants(const std::vector<MLTensor>& tensors, const Weight
       throwTypeError(where + ": a tensor belongs to another context");
     }
     if (!state->constant) {
-      throwTypeError(where + ": a tensor is not a constant tensor (MLContext.createConstantTensor)");
+      throwTypeError(where +
+                     ": a tensor is not a constant tensor (MLContext.createConstantTensor)");
     }
     if (state->destroyed) {
       throwInvalidStateError(where + ": constant tensor '" + state->constant->label +

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <map>
+#include <optional>
 
 #include "onnx/errors.h"
 #include "weights/file_reader.h"
@@ -25,6 +26,18 @@ class SegmentedReader : public FileReader {
  public:
   SegmentedReader(std::vector<Segment> segments, std::shared_ptr<FileReader> inner)
       : segments_(std::move(segments)), inner_(std::move(inner)) {}
+
+  // The file that holds [offset, offset + length) of the joined address space whole, or nullopt.
+  std::optional<WeightSource::FileRange> locate(uint64_t offset, uint64_t length) const {
+    auto it = std::upper_bound(segments_.begin(), segments_.end(), offset,
+                               [](uint64_t o, const Segment& s) { return o < s.base; });
+    if (it == segments_.begin()) return std::nullopt;
+    --it;
+    if (offset - it->base > it->size || length > it->size - (offset - it->base)) {
+      return std::nullopt;
+    }
+    return WeightSource::FileRange{it->handle.get(), offset - it->base, it->size};
+  }
 
   ssize_t pread(int, void* buffer, size_t count, uint64_t offset) override {
     auto it = std::upper_bound(segments_.begin(), segments_.end(), offset,
@@ -45,11 +58,21 @@ class SegmentedReader : public FileReader {
 class ModelWeightSource : public WeightSource {
  public:
   ModelWeightSource(std::string path, std::string filePath, int fd, uint64_t size,
-                    std::shared_ptr<FileReader> reader, std::vector<TensorInfo> tensors)
-      : WeightSource(std::move(path), std::move(filePath), fd, size, std::move(reader)) {
+                    std::shared_ptr<SegmentedReader> reader, std::vector<TensorInfo> tensors)
+      : WeightSource(std::move(path), std::move(filePath), fd, size, reader), segments_(reader) {
     setTensors(std::move(tensors));
   }
   std::string_view formatName() const override { return "onnx"; }
+
+  // Each tensor in its own file (the model's or an external data file), so that loadConstants
+  // maps the weights of a model with external data, which also embeds small ones in the model.
+  std::optional<FileRange> fileRangeOf(const TensorInfo& t) const override {
+    if (t.derived) return std::nullopt;
+    return segments_->locate(t.byteOffset, t.byteLength);
+  }
+
+ private:
+  std::shared_ptr<SegmentedReader> segments_;  // also the reader: owns the files' descriptors
 };
 
 }  // namespace
@@ -98,7 +121,7 @@ std::unique_ptr<WeightSource> makeModelWeightSource(const std::string& modelPath
   }
 
   // With one file, its own descriptor (offsets are the file's); otherwise none, so that nothing
-  // maps the joined address space.
+  // maps the joined address space (fileRangeOf gives each tensor's file).
   int fd = -1;
   if (segments.size() == 1) {
     fd = ::fcntl(segments[0].handle.get(), F_DUPFD_CLOEXEC, 0);

@@ -24,6 +24,11 @@ WeightSource::~WeightSource() {
   weights::FileHandle close(fd_);
 }
 
+std::optional<WeightSource::FileRange> WeightSource::fileRangeOf(const TensorInfo& t) const {
+  if (fd_ < 0 || t.derived) return std::nullopt;
+  return FileRange{fd_, t.byteOffset, fileSize_};
+}
+
 void WeightSource::setTensors(std::vector<TensorInfo> tensors) {
   // Unique names.
   std::unordered_map<std::string_view, size_t> seen;

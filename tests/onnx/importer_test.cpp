@@ -4,9 +4,13 @@
 #include <webnn/onnx.h>
 #include <webnn/webnn.h>
 
+#include <unistd.h>
 #include <cmath>
+
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "model_maker.h"
 #include "test_helpers.h"
@@ -114,6 +118,78 @@ TEST(OnnxImporter, ExternalDataInitializer) {
   const Ran ran = runModel(m.save(), {1, 2, 3, 4});
   expectNear(ran.values, {10, 40, 90, 160});
   EXPECT_EQ(ran.model.weights->formatName(), "onnx");
+}
+
+// Whether this process maps (part of) the file at `path` (/proc/self/maps).
+bool processMaps(const std::string& path) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string canonical = std::filesystem::canonical(path).string();
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.size() >= canonical.size() &&
+        line.compare(line.size() - canonical.size(), canonical.size(), canonical) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Weights in two external data files: the model's WeightSource has no single descriptor, but
+// each tensor has its range in its own file, so loadConstants(allowMapping) maps them (a model
+// larger than memory runs from its pages) instead of copying every byte.
+TEST(OnnxImporter, EachExternalTensorIsMappedFromItsOwnFile) {
+  ModelMaker m;
+  m.input("x", {1, 4});
+  const std::vector<float> first{0, 0, 10, 20, 30, 40}, second{1, 2, 3, 4};
+  for (const auto& [file, values] :
+       {std::pair{"first.bin", first}, std::pair{"second.bin", second}}) {
+    std::ofstream out(m.folder() + "/" + file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(float)));
+  }
+  m.externalFloats("w", {1, 4}, "first.bin", 8, 16);
+  m.externalFloats("v", {1, 4}, "second.bin", 0, 16);
+  m.node("Mul", {"x", "w"}, {"t"});
+  m.node("Add", {"t", "v"}, {"y"});
+  m.output("y");
+  const std::string path = m.save();
+
+  MLContext context = createContext();
+  MLGraphBuilder builder(context);
+  onnx::ImportedModel model = onnx::importModel(path, builder);
+  const WeightSource& source = *model.weights;
+  EXPECT_EQ(source.fileDescriptor(), -1);  // two files
+  for (const auto& [name, offset, values] :
+       {std::tuple{"w", 8ull, std::vector<float>{10, 20, 30, 40}}, std::tuple{"v", 0ull, second}}) {
+    const TensorInfo* tensor = source.find(name);
+    ASSERT_NE(tensor, nullptr) << name;
+    const auto range = source.fileRangeOf(*tensor);
+    ASSERT_TRUE(range.has_value()) << name;
+    EXPECT_EQ(range->offset, offset) << name;
+    EXPECT_EQ(range->fileSize, name == std::string("w") ? 24u : 16u) << name;
+    std::vector<float> read(4);
+    ASSERT_EQ(::pread(range->fd, read.data(), 16, static_cast<off_t>(range->offset)), 16) << name;
+    EXPECT_EQ(read, values) << name;
+  }
+
+  MLGraph graph = builder.build(model.outputOperands);
+  ASSERT_FALSE(processMaps(m.folder() + "/first.bin"));
+  LoadOptions options;
+  options.allowMapping = true;
+  graph.loadConstants(source, options);
+  EXPECT_TRUE(graph.pendingConstants().empty());
+  EXPECT_TRUE(processMaps(m.folder() + "/first.bin"));
+  EXPECT_TRUE(processMaps(m.folder() + "/second.bin"));
+  MLNamedTensors inputs, outputs;
+  const std::vector<float> x{1, 2, 3, 4};
+  inputs["x"] = context.createTensor({model.inputs.at(0).second, false, true});
+  context.writeTensor(inputs["x"], std::as_bytes(std::span(x)));
+  outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
+  context.dispatch(graph, inputs, outputs);
+  const std::vector<std::byte> bytes = context.readTensor(outputs["y"]);
+  std::vector<float> y(4);
+  std::memcpy(y.data(), bytes.data(), 16);
+  expectNear(y, {11, 42, 93, 164});
 }
 
 TEST(OnnxImporter, GemmSoftmaxAndShapeFolding) {

@@ -40,8 +40,11 @@ TEST_F(HostileCli, DimensionsAreParsedStrictly) {
 }
 
 TEST_F(HostileCli, LimitsAreParsedStrictly) {
-  for (const char* option : {"--max-tensor-bytes", "--max-folded-bytes", "--max-weight-bytes"}) {
-    for (const char* value : {"-1", "1k", "abc", "99999999999999999999"}) {
+  // Binary units are taken (64MiB, 1.5G: tools/byte_count.h); anything else is refused.
+  for (const char* option :
+       {"--max-tensor-bytes", "--max-folded-bytes", "--max-weight-bytes", "--memory-budget"}) {
+    for (const char* value :
+         {"-1", "1kb", "abc", "99999999999999999999", "1.5", "64 MiB", "16EiB"}) {
       SCOPED_TRACE(std::string(option) + " " + value);
       const Output out = runTool(std::string("run '") + dir.file("absent.onnx") + "' " + option +
                                  " '" + value + "'");

@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "byte_count.h"
 #include "command.h"
 #include "core/checked_math.h"
 #include "core/float16.h"
@@ -92,13 +93,15 @@ std::vector<uint32_t> parseShape(const std::string& text, const std::string& opt
   return shape;
 }
 
-// A byte limit given on the command line (a whole number of bytes), or TypeError naming it.
+// A byte limit given on the command line (bytes, or with a binary unit: 64MiB, 1.5G), or TypeError
+// naming it.
 void setLimit(uint64_t& limit, const std::string& text, const char* option) {
   if (text.empty()) return;
-  const auto value = webnn::checked::parseInteger<uint64_t>(text);
+  const auto value = webnn::tools::parseByteCount(text);
   if (!value) {
     throw webnn::Error(webnn::Error::Kind::TypeError,
-                       std::string(option) + ": '" + text + "' is not a number of bytes");
+                       std::string(option) + ": '" + text +
+                           "' is not a number of bytes (examples: 67108864, 64MiB, 1.5G)");
   }
   limit = *value;
 }
@@ -566,9 +569,10 @@ int run(const RunOptions& o) {
         concurrentContextsMs, o.concurrent, concurrentContextsMs / alone);
   }
   for (const auto& figures : alsoShaped) {
-    std::printf("also %s: same weights (constant tensors), build %.1f ms, first dispatch %.1f ms, "
-                "median %.1f ms\n",
-                figures.shape.c_str(), figures.buildMs, figures.firstMs, figures.medianMs);
+    std::printf(
+        "also %s: same weights (constant tensors), build %.1f ms, first dispatch %.1f ms, "
+        "median %.1f ms\n",
+        figures.shape.c_str(), figures.buildMs, figures.firstMs, figures.medianMs);
   }
   if (o.profile) printProfile(afterFirst, graph.profile(), o.iterations);
   printFallbacks(implementations, afterFirst, graph.profile(), o.profile && o.iterations > 0);
@@ -635,11 +639,12 @@ WEBNN_COMMAND("run", registerRunCommand,
                  "Memory for values folded at import, all together (default 256 MiB)");
   app.add_option("--max-weight-bytes", o->maxWeightBytes,
                  "Largest total of the model's weights (default 1 TiB)");
-  app.add_option("--memory-budget", o->memoryBudget,
-                 "BYTES: the most weight bytes the backend keeps in memory of its own; the largest "
-                 "float32 weights beyond it are read as stored from a memory map of the file, which "
-                 "the system drops and reads again under memory pressure (a model larger than "
-                 "memory runs, slower)");
+  app.add_option(
+      "--memory-budget", o->memoryBudget,
+      "BYTES (64MiB, 1.5G): the most weight bytes the backend keeps in memory of its own; the "
+      "largest float32 weights beyond it, and weights its steps read as stored anyway (4-bit "
+      "LLM weights), are read from a memory map of the file, which the system drops and reads "
+      "again under memory pressure (a model larger than memory runs, slower)");
   app.add_flag("--profile", o->profile,
                "Time every step of every dispatch; print a per-op table (type, count, ms, share, "
                "implementation)");
@@ -648,9 +653,10 @@ WEBNN_COMMAND("run", registerRunCommand,
                "Fail (before loading weights) when the backend would run any step on its "
                "reference kernel (a fallback); without it, each kind is printed after the run");
   app.add_option("--threads", o->threads, "Threads the backend may use (default 0: all cores)");
-  app.add_option("--also-shape", o->alsoShapes,
-                 "NAME=DIMS: also build and run the model with input NAME of shape DIMS (1x3x960x960) "
-                 "over the same weights, held once as constant tensors (repeatable)");
+  app.add_option(
+      "--also-shape", o->alsoShapes,
+      "NAME=DIMS: also build and run the model with input NAME of shape DIMS (1x3x960x960) "
+      "over the same weights, held once as constant tensors (repeatable)");
   app.add_option("--concurrent", o->concurrent,
                  "N > 1: after the run, time N dispatches at once (--iterations each), from N "
                  "threads on the graph and from N threads on N contexts (the model loaded N "
