@@ -48,6 +48,10 @@ struct MLMemoryStats {
   uint64_t tensorBytes = 0;
   uint64_t stagingBytes = 0;
   uint64_t stagingBytesPeak = 0;
+  // Extension: the part of constantBytes read from memory maps of weight files
+  // (MLGraph::loadConstants with LoadOptions::allowMapping): file pages, which the system may drop
+  // under memory pressure and read again, not memory of the backend's own.
+  uint64_t mappedConstantBytes = 0;
 };
 
 namespace detail {

@@ -28,11 +28,11 @@ std::shared_ptr<backend::BackendTensor> TensorState::acquire(std::string_view me
 
 MLContext createContext(const MLContextOptions& options) {
   auto state = std::make_shared<detail::ContextState>();
-  state->backend =
-      backend::createBackend(options.backend, {.numThreads = options.numThreads,
-                                               .powerPreference = options.powerPreference,
-                                               .profiling = options.profiling,
-                                               .constantMemoryBudget = options.constantMemoryBudget});
+  state->backend = backend::createBackend(options.backend,
+                                          {.numThreads = options.numThreads,
+                                           .powerPreference = options.powerPreference,
+                                           .profiling = options.profiling,
+                                           .constantMemoryBudget = options.constantMemoryBudget});
   state->limits =
       graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));
@@ -188,6 +188,7 @@ MLMemoryStats MLContext::memoryStats() const {
   stats.tensorBytes = memory.tensors.current();
   stats.stagingBytes = memory.staging.current();
   stats.stagingBytesPeak = memory.staging.peak();
+  stats.mappedConstantBytes = memory.mapped.current();
   return stats;
 }
 

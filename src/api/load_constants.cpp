@@ -43,10 +43,14 @@ std::string describe(const TensorInfo& tensor) {
   return "'" + tensor.name + "' (" + toString(tensor.descriptor()) + ")";
 }
 
-// A read-only private mapping of the pages holding [offset, offset + length) of `fd`.
+// A read-only private mapping of the pages holding [offset, offset + length) of `fd`. Once a slot
+// adopted it, its constant's bytes count in the context's memory.mapped for as long as the slot
+// keeps it (MLMemoryStats::mappedConstantBytes).
 struct FileMapping {
   void* base = nullptr;
   size_t length = 0;
+  std::shared_ptr<backend::MemoryAccount> memory;  // outlives the charge
+  backend::GaugeCharge adoptedCharge;
   ~FileMapping() {
     if (base) munmap(base, length);
   }
@@ -147,7 +151,8 @@ void throwMissing(const std::vector<std::string>& missing, const LoadOptions& op
 
 // Reads the planned constants into `sink`: adopted maps where allowed, else chunks in parallel.
 void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const WeightSource& source,
-              const LoadOptions& options, const std::string& where) {
+              const LoadOptions& options, const std::string& where,
+              const std::shared_ptr<backend::MemoryAccount>& memory) {
   // Zero copy where allowed and the backend adopts the file's bytes as they are. A range the file
   // no longer holds (truncated since open) is not mapped (touching it would raise SIGBUS): the
   // read path then reports the truncation.
@@ -174,7 +179,11 @@ void loadInto(ConstantSink& sink, const std::vector<Planned>& plan, const Weight
       auto mapping = mapRange(range->fd, range->offset, tensor.byteLength, &bytes);
       if (!mapping) continue;
       adopted[i] = sink.adopt(plan[i].target, mapping, {bytes, tensor.byteLength});
-      if (adopted[i]) adoptedBytes += tensor.byteLength;
+      if (adopted[i]) {
+        adoptedBytes += tensor.byteLength;
+        mapping->memory = memory;
+        mapping->adoptedCharge = backend::GaugeCharge(memory->mapped, tensor.byteLength);
+      }
     }
   }
 
@@ -447,7 +456,7 @@ void MLContext::loadConstants(const std::vector<MLTensor>& tensors, const Weight
   std::vector<Planned> renumbered = plan;
   for (size_t i = 0; i < renumbered.size(); ++i) renumbered[i].target = i;
   TensorSink sink(std::move(planned), where);
-  loadInto(sink, renumbered, source, options, where);
+  loadInto(sink, renumbered, source, options, where, state_->memory);
   throwMissing(missing, options, where);
 }
 
@@ -484,7 +493,7 @@ void MLGraph::loadConstants(const WeightSource& source, const LoadOptions& optio
     }
   }
   GraphSink sink(state, std::move(constants));
-  loadInto(sink, plan, source, options, where);
+  loadInto(sink, plan, source, options, where, state.context->memory);
   throwMissing(missing, options, where);
 }
 

@@ -29,6 +29,7 @@ struct MemoryAccount {
   Gauge activations;  // intermediate buffers of running dispatches
   Gauge tensors;      // MLTensor storage
   Gauge staging;      // transient buffers between a source and final storage
+  Gauge mapped;       // the part of `constants` read from memory maps of weight files (adopted)
 };
 
 // Adds on construction, subtracts on destruction.

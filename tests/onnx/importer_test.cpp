@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <tuple>
 
 #include "model_maker.h"
@@ -172,24 +173,32 @@ TEST(OnnxImporter, EachExternalTensorIsMappedFromItsOwnFile) {
     EXPECT_EQ(read, values) << name;
   }
 
-  MLGraph graph = builder.build(model.outputOperands);
+  auto graph = std::make_unique<MLGraph>(builder.build(model.outputOperands));
   ASSERT_FALSE(processMaps(m.folder() + "/first.bin"));
+  EXPECT_EQ(context.memoryStats().mappedConstantBytes, 0u);
   LoadOptions options;
   options.allowMapping = true;
-  graph.loadConstants(source, options);
-  EXPECT_TRUE(graph.pendingConstants().empty());
+  graph->loadConstants(source, options);
+  EXPECT_TRUE(graph->pendingConstants().empty());
   EXPECT_TRUE(processMaps(m.folder() + "/first.bin"));
   EXPECT_TRUE(processMaps(m.folder() + "/second.bin"));
+  // Both constants read from the maps, and counted so (MLMemoryStats::mappedConstantBytes).
+  EXPECT_EQ(context.memoryStats().mappedConstantBytes, 32u);
   MLNamedTensors inputs, outputs;
   const std::vector<float> x{1, 2, 3, 4};
   inputs["x"] = context.createTensor({model.inputs.at(0).second, false, true});
   context.writeTensor(inputs["x"], std::as_bytes(std::span(x)));
   outputs["y"] = context.createTensor({model.outputs.at(0).second, true, false});
-  context.dispatch(graph, inputs, outputs);
+  context.dispatch(*graph, inputs, outputs);
   const std::vector<std::byte> bytes = context.readTensor(outputs["y"]);
   std::vector<float> y(4);
   std::memcpy(y.data(), bytes.data(), 16);
   expectNear(y, {11, 42, 93, 164});
+  // The graph gone, its maps are gone and no longer counted.
+  graph->destroy();
+  graph.reset();
+  EXPECT_EQ(context.memoryStats().mappedConstantBytes, 0u);
+  EXPECT_FALSE(processMaps(m.folder() + "/first.bin"));
 }
 
 TEST(OnnxImporter, GemmSoftmaxAndShapeFolding) {
