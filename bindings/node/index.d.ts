@@ -52,6 +52,8 @@ export interface MLMemoryStats {
   activationBytes: number; activationBytesPeak: number;
   tensorBytes: number;
   stagingBytes: number; stagingBytesPeak: number;
+  /** The part of constantBytes read from memory maps of weight files. */
+  mappedConstantBytes: number;
 }
 
 export type MLNamedOperands = Record<string, MLOperand>;

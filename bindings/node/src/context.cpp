@@ -203,6 +203,7 @@ Napi::Value NativeContext::memoryStats(const Napi::CallbackInfo& info) {
   set("tensorBytes", stats.tensorBytes);
   set("stagingBytes", stats.stagingBytes);
   set("stagingBytesPeak", stats.stagingBytesPeak);
+  set("mappedConstantBytes", stats.mappedConstantBytes);
   return object;
 }
 

@@ -208,6 +208,7 @@ void registerContext(py::module_& module) {
              dict["tensorBytes"] = s.tensorBytes;
              dict["stagingBytes"] = s.stagingBytes;
              dict["stagingBytesPeak"] = s.stagingBytesPeak;
+             dict["mappedConstantBytes"] = s.mappedConstantBytes;
              return dict;
            })
       .def_property_readonly("backend_name", &MLContext::backendName)
