@@ -17,9 +17,10 @@
 // output y [1, tokens, hidden]. With several tokens (a prompt's, x [1, tokens, hidden]: --tokens,
 // or the shape of a given x) token i attends to the past and to new tokens 0..i (a constant mask
 // of 0 and -1e9 added to the scores, as make_decoder_onnx.py --tokens writes it). Each projection
-// is matmul(h, transpose(dequantizeLinear(W, cast(W.scale, float32), W.zero_point))), W [N, K] (the
+// is matmul(h, transpose(dequantizeLinear(W, cast(W.scale, float32), zeroPoint))), W [N, K] (the
 // pattern the cpu backend runs as one 4-bit step, reading the float16 scales as the file stores
-// them).
+// them), zeroPoint the format's one value for every block (q4_0: 8, q8_0: 0) expanded to the
+// scale's shape: the same values as the source's X.zero_point, without a tensor of them.
 //
 //   webnn_decoder_bench FILE.gguf [--input NAME=FILE.npy]... [--random-inputs --seed 1]
 //       [--heads 16 --kv 128] [--tokens 1] [--iterations 20] [--threads 0] [--backend NAME]
@@ -211,11 +212,18 @@ class DecoderBuilder {
     return b_.mul(b_.div(x, root), hollow(gamma));
   }
 
-  // matmul(a, transpose(dequantizeLinear(W, cast(W.scale, float32), W.zero_point))), W [N, K]:
-  // the float16 scales widened exactly, as ggml dequantizes.
+  // matmul(a, transpose(dequantizeLinear(W, cast(W.scale, float32), zeroPoint))), W [N, K]: the
+  // float16 scales widened exactly, as ggml dequantizes; the zero point q4_0 (uint4) and q8_0
+  // (int8) give every block, expanded from one element.
   MLOperand linear(const MLOperand& a, const std::string& name) {
+    const TensorInfo& scaleInfo = tensorOf(source_, name + ".scale");
     const MLOperand scale = b_.cast(hollow(name + ".scale"), MLOperandDataType::Float32);
-    const MLOperand w = b_.dequantizeLinear(hollow(name), scale, hollow(name + ".zero_point"));
+    const MLOperandDataType type = tensorOf(source_, name).dataType;
+    const std::byte zero[1] = {
+        std::byte{type == MLOperandDataType::Uint4 ? uint8_t{8} : uint8_t{0}}};
+    const MLOperand one =
+        b_.constant({type, std::vector<uint32_t>(scaleInfo.shape.size(), 1)}, zero);
+    const MLOperand w = b_.dequantizeLinear(hollow(name), scale, b_.expand(one, scaleInfo.shape));
     return b_.matmul(a, b_.transpose(w));
   }
 

@@ -206,15 +206,16 @@ void requireRows(Context& c, size_t i, const char* what, int32_t type, const NBi
   }
 }
 
-// A constant of `shape` (4 or 8 bits) whose every element is `value`.
+// `value` in every element of `shape` (4 or 8 bits): an expand of a one-element constant, so that
+// neither the graph nor a backend holds a zero point per block when the model gives none (a
+// backend that reads the weights as stored sees the one value: cpu's block_quantized_matmul).
 MLOperand filledConstant(Context& c, const NBits& s, const std::vector<uint32_t>& shape,
                          uint8_t value) {
-  const MLOperandDescriptor descriptor{
-      s.bits == 4 ? MLOperandDataType::Uint4 : MLOperandDataType::Uint8, shape};
-  const uint8_t byte = s.bits == 4 ? static_cast<uint8_t>(value | (value << 4)) : value;
-  std::vector<std::byte> bytes(descriptor.byteLength(), std::byte{byte});
-  if (s.bits == 4 && descriptor.elementCount() % 2 == 1) bytes.back() = std::byte{value};
-  return c.builder.constant(descriptor, bytes);
+  const MLOperandDescriptor one{s.bits == 4 ? MLOperandDataType::Uint4 : MLOperandDataType::Uint8,
+                                std::vector<uint32_t>(shape.size(), 1)};
+  const std::byte bytes[1] = {std::byte{value}};
+  const MLOperand constant = c.builder.constant(one, bytes);
+  return c.builder.expand(constant, shape, {c.label() + "/zero_point"});
 }
 
 // B as uint4 (bits 4) or uint8 (bits 8) [N, n_blocks, block_size]: the same bytes.

@@ -1919,12 +1919,14 @@ void addQuantizationAndRecurrentCases() {
   // it), a bias row added after. Column and row counts leave tails of the kernel's 4 x 4 tiles;
   // a block of 16 with 4 bits takes the portable loop. `halfScale`: the scale a float16 constant
   // cast to float32, as a GGUF's q4_0 scales are read (the cpu backend keeps them float16).
+  // `oneZeroPoint`: the zero point an expand of a one-element constant (MatMulNBits without zero
+  // points as the ONNX importer writes it; the cpu backend keeps the one value).
   struct BlockQuantizedMatmul {
     const char* label;
     T weights;
     uint32_t n, k, blockSize;
     Shape a;
-    bool nBitsForm, bias, halfScale = false;
+    bool nBitsForm, bias, halfScale = false, oneZeroPoint = false;
   };
   for (const BlockQuantizedMatmul& c :
        {BlockQuantizedMatmul{"uint4 blocks of 32", T::Uint4, 20, 64, 32, {3, 64}, false, false},
@@ -1940,7 +1942,11 @@ void addQuantizationAndRecurrentCases() {
         BlockQuantizedMatmul{"uint4, float16 scales cast (q4_0), 1 row", T::Uint4, 21, 96, 32,
                              {1, 1, 96}, false, true, true},
         BlockQuantizedMatmul{"int8, float16 scales cast (q8_0), nbits form", T::Int8, 10, 64, 32,
-                             {3, 64}, true, false, true}}) {
+                             {3, 64}, true, false, true},
+        BlockQuantizedMatmul{"uint4, one zero point expanded, nbits form, bias", T::Uint4, 13, 96,
+                             32, {2, 96}, true, true, false, true},
+        BlockQuantizedMatmul{"int8, one zero point expanded, 1 row", T::Int8, 11, 128, 32,
+                             {1, 128}, false, false, false, true}}) {
     add(
         std::string("matmul on block-quantized weights, ") + c.label, O::Matmul,
         [c](CaseBuilder& b, T t) {
@@ -1958,11 +1964,14 @@ void addQuantizationAndRecurrentCases() {
           if (c.nBitsForm) {
             weights = b.constant(c.weights, {c.n, blocks, c.blockSize}, values);
             scale = g.reshape(scales({c.n * blocks}), {c.n, blocks, 1});
-            zero = g.reshape(b.constant(c.weights, {c.n * blocks}, values), {c.n, blocks, 1});
+            zero = c.oneZeroPoint
+                       ? g.expand(b.constant(c.weights, {1, 1, 1}, values), {c.n, blocks, 1})
+                       : g.reshape(b.constant(c.weights, {c.n * blocks}, values), {c.n, blocks, 1});
           } else {
             weights = b.constant(c.weights, {c.n, c.k}, values);
             scale = scales({c.n, blocks});
-            zero = b.constant(c.weights, {c.n, blocks}, values);
+            zero = c.oneZeroPoint ? g.expand(b.constant(c.weights, {1, 1}, values), {c.n, blocks})
+                                  : b.constant(c.weights, {c.n, blocks}, values);
           }
           MLOperand dequantized = g.dequantizeLinear(weights, scale, zero);
           if (c.nBitsForm) dequantized = g.reshape(dequantized, {c.n, c.k});

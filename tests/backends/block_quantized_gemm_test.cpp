@@ -215,6 +215,42 @@ TEST(BlockQuantizedGemm, ManyRowsMatchTheReference) {
   }
 }
 
+// One zero point for every block (zeroPoints null, uniformZeroPoint: symmetric 4-bit weights,
+// GGUF's q4_0): the products of the same zero point stored per block, bit for bit, and the
+// reference's, on each path of the dispatched kernel (one row, tiles, panels from 20 rows) and the
+// portable loop; 20 blocks a row (a group of 16 and 4 more).
+TEST(BlockQuantizedGemm, OneZeroPointForEveryBlockGivesThePerBlockProducts) {
+  uint32_t seed = 900;
+  for (uint32_t bits : {4u, 8u}) {
+    for (bool isSigned : {false, true}) {
+      const int zero = bits == 4 ? (isSigned ? -3 : 8) : (isSigned ? -20 : 128);
+      for (uint64_t m : {1ull, 3ull, 24ull}) {
+        for (uint64_t n : {5ull, 70ull}) {
+          const uint64_t blockSize = 32, k = 20 * blockSize;
+          Problem problem(m, k, n, blockSize, bits, isSigned, seed % 2 == 0, seed);
+          ++seed;
+          std::fill(problem.z.begin(), problem.z.end(), zero);
+          problem.zeroPoints = problem.pack(problem.z);
+          const std::string what = "bits " + std::to_string(bits) + (isSigned ? " signed" : "") +
+                                   " m " + std::to_string(m) + " n " + std::to_string(n);
+          const float* bias = problem.withBias ? problem.bias.data() : nullptr;
+          const BlockQuantizedWeights stored = problem.weights();
+          BlockQuantizedWeights uniform = stored;
+          uniform.zeroPoints = nullptr;
+          uniform.uniformZeroPoint = zero;
+          std::vector<float> perBlock(m * n), once(m * n, 12345.0f), portable(m * n, 12345.0f);
+          blockQuantizedGemm(m, problem.a.data(), k, stored, bias, perBlock.data(), n);
+          blockQuantizedGemm(m, problem.a.data(), k, uniform, bias, once.data(), n);
+          blockQuantizedGemmPortable(m, problem.a.data(), k, uniform, bias, portable.data(), n);
+          EXPECT_EQ(once, perBlock) << what;
+          problem.check(once, what + " (dispatched)");
+          problem.check(portable, what + " (portable)");
+        }
+      }
+    }
+  }
+}
+
 TEST(BlockQuantizedGemm, TheFastKernelTakesWholeChunksOfABlock) {
   BlockQuantizedWeights weights{.n = 1, .k = 64, .blockSize = 16, .bits = 4};
   // 4 bits are widened 32 at a time: blocks of 16 take the portable loop; 8 bits 16 at a time.

@@ -152,6 +152,76 @@ TEST(CpuBlockQuantized, Float16ScalesCastToFloat32AreReadAsStored) {
             uint64_t{kN} * kK / 2 + kN * kBlocks / 2 + kN * kBlocks * 2 + kN * 4);
 }
 
+// A zero point the graph gives as one value for every block: an expand of a one-element
+// constant (as the ONNX importer writes MatMulNBits without zero points), or a classic constant
+// whose elements are all equal; `mixed`: one element differs (a zero point per block after all).
+enum class ZeroPointForm { Expanded, EqualElements, Mixed };
+constexpr int8_t kZeroPoint = -2;
+
+NBitsGraph buildWithZeroPoint(MLContext& context, ZeroPointForm form) {
+  MLGraphBuilder b(context);
+  NBitsGraph result{.graph = MLGraph(),
+                    .weights = b.constant({I4, {kN, kBlocks, kBlockSize}}, {.label = "w"}),
+                    .scales = b.constant({F32, {kN * kBlocks}}, {.label = "s"}),
+                    .zeroPoints = MLOperand(),
+                    .bias = b.constant({F32, {kN}}, {.label = "b"})};
+  const auto nibble = static_cast<uint8_t>(kZeroPoint & 0xF);
+  MLOperand zeroPoints;
+  if (form == ZeroPointForm::Expanded) {
+    const std::byte one[1] = {std::byte{nibble}};
+    zeroPoints = b.expand(b.constant({I4, {1, 1, 1}}, one), {kN, kBlocks, 1});
+  } else {
+    std::vector<std::byte> bytes(kN * kBlocks / 2, std::byte(nibble | nibble << 4));
+    if (form == ZeroPointForm::Mixed) bytes[5] = std::byte(nibble | 3 << 4);
+    zeroPoints = b.reshape(b.constant({I4, {kN * kBlocks}}, bytes), {kN, kBlocks, 1});
+  }
+  const MLOperand dequantized =
+      b.dequantizeLinear(result.weights, b.reshape(result.scales, {kN, kBlocks, 1}), zeroPoints);
+  const MLOperand x = b.input("x", {F32, {1, kRows, kK}});
+  const MLOperand y =
+      b.add(b.matmul(x, b.transpose(b.reshape(dequantized, {kN, kK}))), result.bias);
+  result.graph = b.build({{"y", y}});
+  std::vector<uint8_t> weights(kN * kK / 2);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<uint8_t>(i * 73 % 256);
+  std::vector<float> scales(kN * kBlocks), bias(kN);
+  for (size_t i = 0; i < scales.size(); ++i) scales[i] = 0.01f * static_cast<float>(i % 7 + 1);
+  for (size_t i = 0; i < bias.size(); ++i) bias[i] = 0.5f * static_cast<float>(i) - 3.0f;
+  result.graph.setConstantData(result.weights, testing::bytesOf(weights));
+  result.graph.setConstantData(result.scales, testing::bytesOf(scales));
+  result.graph.setConstantData(result.bias, testing::bytesOf(bias));
+  return result;
+}
+
+// One zero point for every block is kept as that value: the step reads no zero point tensor (its
+// implementation names the value) and nothing beyond the graph's own bytes is stored, with the
+// reference's results; the expand joins the step. A constant of unequal zero points is read per
+// block as before.
+TEST(CpuBlockQuantized, OneZeroPointForEveryBlockIsKeptAsOneValue) {
+  for (ZeroPointForm form :
+       {ZeroPointForm::Expanded, ZeroPointForm::EqualElements, ZeroPointForm::Mixed}) {
+    SCOPED_TRACE(static_cast<int>(form));
+    MLContext context = createContext({.backend = "cpu"});
+    NBitsGraph g = buildWithZeroPoint(context, form);
+    const cpu::CpuPlan& plan = planOf(g.graph);
+    ASSERT_EQ(plan.steps.size(), 1u);
+    const cpu::PlanStep& step = plan.steps[0];
+    EXPECT_EQ(step.types, form == ZeroPointForm::Expanded
+                              ? "expand+reshape+dequantizeLinear+reshape+transpose+matmul+add"
+                              : "reshape+reshape+dequantizeLinear+reshape+transpose+matmul+add");
+    const bool uniform = form != ZeroPointForm::Mixed;
+    EXPECT_EQ(step.implementation.find(", zero point -2)") != std::string::npos, uniform)
+        << step.implementation;
+    MLContext reference = createContext({.backend = "reference"});
+    NBitsGraph r = buildWithZeroPoint(reference, form);
+    expectNear(run(context, g.graph), run(reference, r.graph));
+    // The weights, scales and bias, and the graph's own bytes of the zero point's constant (one
+    // byte expanded, or all of them): no copy of a zero point per block.
+    const uint64_t stored = uint64_t{kN} * kK / 2 + kN * kBlocks * 4 + kN * 4;
+    EXPECT_EQ(context.memoryStats().constantBytes,
+              stored + (form == ZeroPointForm::Expanded ? 1 : kN * kBlocks / 2));
+  }
+}
+
 TEST(CpuBlockQuantized, DequantizedWeightsAnotherOutputReadsAreNotFused) {
   MLContext context = createContext({.backend = "cpu"});
   NBitsGraph g = build(context, true);

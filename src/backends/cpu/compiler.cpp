@@ -207,7 +207,8 @@ class PlanCompiler {
     if (chain && chain->blockQuantized) {
       const BlockQuantizedWeightsOperand& weights = *chain->blockQuantized;
       inputs[1] = weights.weights;
-      inputs.insert(inputs.end(), {weights.scale, weights.zeroPoint});
+      inputs.push_back(weights.scale);
+      if (weights.zeroPoint) inputs.push_back(*weights.zeroPoint);
     }
     // A residual the step sums into: its buffer must be one a step of its own wrote (not a
     // graph input, nor the base of a matmul's strided view).

@@ -106,10 +106,15 @@ struct QuantizedOutput {
 // (W)) with W an int4 / uint4 / int8 / uint8 constant [N, K] (or [N, K / blockSize, blockSize],
 // reshaped to [N, K] between the two: ONNX Runtime's MatMulNBits as its WebNN provider lowers it)
 // and one scale and zero point per block of blockSize consecutive elements of a row (constants,
-// possibly reshaped). The step reads W as it is stored (ops/block_quantized_matmul.cpp).
+// possibly reshaped). The step reads W as it is stored (ops/block_quantized_matmul.cpp). A zero
+// point that is the same for every block (a classic constant of equal elements, or an expand of
+// a one-element one: symmetric 4-bit weights, MatMulNBits without zero points, GGUF's q4_0) is
+// kept as that one value: no tensor of a zero point per block is stored or read.
 struct BlockQuantizedWeightsOperand {
   std::vector<size_t> operations;  // the dequantizeLinear, reshape and transpose, in graph order
-  graph::OperandId weights = 0, scale = 0, zeroPoint = 0;
+  graph::OperandId weights = 0, scale = 0;
+  std::optional<graph::OperandId> zeroPoint;  // one per block; or
+  int32_t uniformZeroPoint = 0;               // every block's, when zeroPoint is nullopt
   uint64_t n = 0, k = 0, blockSize = 0;
 };
 struct FusionChain {

@@ -282,6 +282,57 @@ void appendSoleReshapes(const graph::GraphIR& ir, graph::OperandId value, size_t
   }
 }
 
+// Element `index` of classic constant bytes of 4- or 8-bit integers (4 bits: low nibble first).
+int32_t smallIntegerAt(const std::vector<std::byte>& bytes, uint64_t index,
+                       MLOperandDataType type) {
+  using T = MLOperandDataType;
+  if (type == T::Int8) return static_cast<int8_t>(bytes[index]);
+  if (type == T::Uint8) return static_cast<uint8_t>(bytes[index]);
+  const uint32_t nibble = (static_cast<uint8_t>(bytes[index / 2]) >> ((index % 2) * 4)) & 0xF;
+  return type == T::Int4 ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
+}
+
+// The one value every element of `value` (int4, uint4, int8 or uint8) has, when the graph says it
+// at build: a classic constant whose elements are all equal, or an expand of a classic constant
+// of one element, with reshapes anywhere between. The operations between `value` and the constant
+// that `reader` alone reads (each link read by the next alone) are appended to `operations`.
+std::optional<int32_t> uniformSmallIntegerOf(const graph::GraphIR& ir, graph::OperandId value,
+                                             size_t reader, std::vector<size_t>& operations) {
+  using T = MLOperandDataType;
+  const MLOperandDataType type = ir.descriptor(value).dataType;
+  if (type != T::Int4 && type != T::Uint4 && type != T::Int8 && type != T::Uint8) {
+    return std::nullopt;
+  }
+  graph::OperandId id = value;
+  bool expanded = false;
+  for (int depth = 0; depth < 6 && !isConstant(ir, id); ++depth) {
+    const graph::Operation* producer = ir.producerOf(id);
+    if (!producer) return std::nullopt;
+    if (producer->type == graph::OpType::Expand && !expanded) {
+      expanded = true;
+    } else if (producer->type != graph::OpType::Reshape) {
+      return std::nullopt;
+    }
+    id = producer->inputs[0];
+  }
+  const detail::OperandNode& constant = ir.operand(id);
+  if (constant.kind != graph::OperandKind::Constant || !constant.data) return std::nullopt;
+  const uint64_t count = constant.descriptor.elementCount();
+  if (count == 0 || (expanded && count != 1)) return std::nullopt;
+  const int32_t first = smallIntegerAt(*constant.data, 0, type);
+  for (uint64_t i = 1; i < count; ++i) {
+    if (smallIntegerAt(*constant.data, i, type) != first) return std::nullopt;
+  }
+  size_t at = 0;
+  const graph::Operation* link = soleProducerFor(ir, value, reader, at);
+  while (link && (link->type == graph::OpType::Reshape || link->type == graph::OpType::Expand)) {
+    operations.push_back(at);
+    reader = at;
+    link = soleProducerFor(ir, link->inputs[0], reader, at);
+  }
+  return first;
+}
+
 // The constant behind `value` = cast(constant, float32), possibly reshaped before or after the
 // cast, every link read by the next one alone (the first by `reader`): the links are appended to
 // `operations`. The compiler sees float16 graphs widened (widen_float16.h): a float16 constant
@@ -503,14 +554,25 @@ std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph:
   auto scale = constantCastBehind(ir, producer->inputs[1], dequantize, castScaleLinks);
   const bool castScale = scale.has_value();
   if (!scale) scale = constantBehindReshapes(ir, producer->inputs[1]);
-  const auto zeroPoint = constantBehindReshapes(ir, producer->inputs[2]);
-  if (!scale || !zeroPoint || !isFloat32(ir, *scale) ||
-      ir.descriptor(*zeroPoint).dataType != weights.dataType ||
+  if (!scale || !isFloat32(ir, *scale) ||
       ir.descriptor(*scale).elementCount() != operand.n * blocks ||
-      ir.descriptor(*zeroPoint).elementCount() != operand.n * blocks) {
+      ir.descriptor(producer->inputs[2]).dataType != weights.dataType) {
     return std::nullopt;
   }
-  operand.scale = *scale, operand.zeroPoint = *zeroPoint;
+  // The zero point: one value for every block (nothing stored per block), or a constant of one
+  // per block.
+  std::vector<size_t> zeroPointLinks;
+  if (auto uniform = uniformSmallIntegerOf(ir, producer->inputs[2], dequantize, zeroPointLinks)) {
+    operand.uniformZeroPoint = *uniform;
+  } else {
+    const auto zeroPoint = constantBehindReshapes(ir, producer->inputs[2]);
+    if (!zeroPoint || ir.descriptor(*zeroPoint).elementCount() != operand.n * blocks) {
+      return std::nullopt;
+    }
+    operand.zeroPoint = *zeroPoint;
+    appendSoleReshapes(ir, producer->inputs[2], dequantize, zeroPointLinks);
+  }
+  operand.scale = *scale;
   // The reshapes (and the cast) of the scale and zero point that only the dequantizeLinear reads
   // run no step.
   if (castScale) {
@@ -519,7 +581,7 @@ std::optional<BlockQuantizedWeightsOperand> blockQuantizedWeightsOf(const graph:
   } else {
     appendSoleReshapes(ir, producer->inputs[1], dequantize, operand.operations);
   }
-  appendSoleReshapes(ir, producer->inputs[2], dequantize, operand.operations);
+  operand.operations.insert(operand.operations.end(), zeroPointLinks.begin(), zeroPointLinks.end());
   std::sort(operand.operations.begin(), operand.operations.end());
   return operand;
 }

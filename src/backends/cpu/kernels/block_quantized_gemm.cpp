@@ -33,10 +33,6 @@
 
 namespace webnn::cpu {
 
-float BlockQuantizedWeights::scaleAt(uint64_t index) const {
-  return halfScales ? halfToFloat(halfScales[index]) : scales[index];
-}
-
 namespace {
 
 // The integer at element `index` of packed values.
@@ -48,6 +44,18 @@ inline int32_t elementAt(const uint8_t* values, uint64_t index, uint32_t bits, b
   const uint32_t nibble = (values[index / 2] >> ((index % 2) * 4)) & 0xF;
   return isSigned ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
 }
+
+}  // namespace
+
+float BlockQuantizedWeights::scaleAt(uint64_t index) const {
+  return halfScales ? halfToFloat(halfScales[index]) : scales[index];
+}
+
+int32_t BlockQuantizedWeights::zeroPointAt(uint64_t index) const {
+  return zeroPoints ? elementAt(zeroPoints, index, bits, isSigned) : uniformZeroPoint;
+}
+
+namespace {
 
 // Columns per chunk a thread claims.
 constexpr uint64_t kColumnsPerChunk = 64;
@@ -97,7 +105,7 @@ WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQu
     __m512 table[Cols];  // 4 bits: the block's 16 dequantized values, by nibble (rowAvx512)
     for (int j = 0; j < Cols; ++j) {
       const uint64_t index = (column + j) * blocks + block;
-      const int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
+      const int32_t zero = w.zeroPointAt(index);
       scale[j] = _mm512_set1_ps(scaleAvx512(w, index));
       zeroPoint[j] = _mm512_set1_epi32(zero);
       if constexpr (Bits == 4) {
@@ -160,7 +168,9 @@ template <uint32_t Bits, bool Signed>
 WEBNN_AVX512F_TARGET inline void zeroPointsOf(const BlockQuantizedWeights& w, uint64_t first,
                                               uint64_t count, int32_t* out) {
   __m512i lanes;
-  if (count == 16 && Bits == 8) {
+  if (!w.zeroPoints) {  // one zero point for every block
+    lanes = _mm512_set1_epi32(w.uniformZeroPoint + (Bits == 4 && Signed ? 8 : 0));
+  } else if (count == 16 && Bits == 8) {
     const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w.zeroPoints + first));
     lanes = Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
   } else if (count == 16 && first % 2 == 0) {  // 4 bits, 8 whole bytes
@@ -174,7 +184,7 @@ WEBNN_AVX512F_TARGET inline void zeroPointsOf(const BlockQuantizedWeights& w, ui
   } else {
     alignas(64) int32_t values[16] = {};
     for (uint64_t i = 0; i < count; ++i) {
-      values[i] = elementAt(w.zeroPoints, first + i, Bits, Signed) + (Bits == 4 && Signed ? 8 : 0);
+      values[i] = w.zeroPointAt(first + i) + (Bits == 4 && Signed ? 8 : 0);
     }
     lanes = _mm512_load_si512(values);
   }
@@ -212,7 +222,9 @@ WEBNN_AVX512F_TARGET inline void prefetchBlockOf(const BlockQuantizedWeights& w,
   } else {
     _mm_prefetch(reinterpret_cast<const char*>(w.scales + block), _MM_HINT_T0);
   }
-  _mm_prefetch(reinterpret_cast<const char*>(w.zeroPoints + block * w.bits / 8), _MM_HINT_T0);
+  if (w.zeroPoints) {
+    _mm_prefetch(reinterpret_cast<const char*>(w.zeroPoints + block * w.bits / 8), _MM_HINT_T0);
+  }
 }
 
 // rowAvx512's 8 bits: per block each column sums x * (q - zeroPoint) in two accumulators and adds
@@ -458,7 +470,7 @@ WEBNN_AVX512F_TARGET void dequantizeColumns(const BlockQuantizedWeights& w, uint
     float* row = out + j * w.k;
     for (uint64_t block = 0; block < blocks; ++block) {
       const uint64_t index = (column + j) * blocks + block;
-      const int32_t zero = elementAt(w.zeroPoints, index, Bits, Signed);
+      const int32_t zero = w.zeroPointAt(index);
       const __m512 scale = _mm512_set1_ps(scaleAvx512(w, index));
       const uint64_t blockEnd = (block + 1) * w.blockSize;
       if constexpr (Bits == 4) {
@@ -578,7 +590,7 @@ void columnsPortable(uint64_t m, const float* a, uint64_t lda, const BlockQuanti
       for (uint64_t block = 0; block < blocks; ++block) {
         const uint64_t index = column * blocks + block;
         const float scale = w.scaleAt(index);
-        const int32_t zeroPoint = elementAt(w.zeroPoints, index, w.bits, w.isSigned);
+        const int32_t zeroPoint = w.zeroPointAt(index);
         for (uint64_t k = block * w.blockSize; k < (block + 1) * w.blockSize; ++k) {
           const int32_t q = elementAt(w.values, column * w.k + k, w.bits, w.isSigned);
           sum += x[k] * (static_cast<float>(q - zeroPoint) * scale);

@@ -16,13 +16,16 @@ struct BlockQuantizedWeights {
   const uint8_t* values = nullptr;  // N x K elements, row-major, packed (4 bits: low nibble first)
   const float* scales = nullptr;    // N x (K / blockSize) float32, or
   const uint16_t* halfScales = nullptr;  // the same as float16 bits (as GGUF's q4_0 stores them)
-  const uint8_t* zeroPoints = nullptr;   // N x (K / blockSize) elements, packed like `values`
+  const uint8_t* zeroPoints = nullptr;   // N x (K / blockSize) elements, packed like `values`, or
+  int32_t uniformZeroPoint = 0;          // every block's zero point, when zeroPoints is null
   uint64_t n = 0, k = 0, blockSize = 0;
   uint32_t bits = 4;  // 4 or 8
   bool isSigned = false;
   uint64_t blocksPerRow() const { return k / blockSize; }
   // Block `index`'s scale (row-major over N x blocks) as float32.
   float scaleAt(uint64_t index) const;
+  // Block `index`'s zero point.
+  int32_t zeroPointAt(uint64_t index) const;
 };
 
 // Whether the AVX-512 kernel takes these weights (4 bits: blockSize a multiple of 32; 8 bits: of

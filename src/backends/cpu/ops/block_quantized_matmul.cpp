@@ -29,6 +29,7 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     layout_.blockSize = operand_.blockSize;
     layout_.bits = type == MLOperandDataType::Int4 || type == MLOperandDataType::Uint4 ? 4 : 8;
     layout_.isSigned = type == MLOperandDataType::Int4 || type == MLOperandDataType::Int8;
+    layout_.uniformZeroPoint = operand_.uniformZeroPoint;
     // Scales that arrive as float16 stay float16: a layout of float16 elements in the same order,
     // which the graph scatters them into as they arrive (their float32 form is never stored).
     if (context.constants &&
@@ -55,7 +56,9 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     } else {
       weights.scales = static_cast<const float*>(dataOf(tensors, operand_.scale));
     }
-    weights.zeroPoints = static_cast<const uint8_t*>(dataOf(tensors, operand_.zeroPoint));
+    if (operand_.zeroPoint) {
+      weights.zeroPoints = static_cast<const uint8_t*>(dataOf(tensors, *operand_.zeroPoint));
+    }
     const auto* bias = bias_ ? static_cast<const float*>(dataOf(tensors, *bias_)) : nullptr;
     blockQuantizedGemm(m_, static_cast<const float*>(dataOf(tensors, a_)), operand_.k, weights,
                        bias, static_cast<float*>(dataOf(tensors, output_)), operand_.n);
@@ -66,6 +69,8 @@ class BlockQuantizedMatmulOp final : public CpuOp {
                                                                  : "block_quantized_gemm:portable";
     return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
            std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") +
+           (operand_.zeroPoint ? std::string()
+                               : ", zero point " + std::to_string(operand_.uniformZeroPoint)) +
            (blockQuantizedGemmUsesPanels(m_, layout_)
                 ? ", " + std::to_string(m_) + " rows on dequantized float32 panels"
                 : std::string()) +
