@@ -7,20 +7,23 @@
 // blk.L.attn_{q,k,v,output}.weight ([hidden, hidden]) and blk.L.ffn_{gate,up}.weight ([ffn,
 // hidden]), blk.L.ffn_down.weight ([hidden, ffn]), quantized (q4_0 or q8_0: WeightSource lists each
 // as the three operands of dequantizeLinear, X, X.scale and X.zero_point); output_norm.weight. The
-// layer count, hidden and ffn sizes come from the tensors' shapes; the head count and the KV length
-// from the past_key_0 input when one is given as .npy, otherwise from --heads and --kv.
+// layer count, hidden and ffn sizes come from the tensors' shapes; the head size and the KV length
+// from the past_key_0 input when one is given as .npy, otherwise from --heads and --kv; the
+// key/value head count from attn_k's rows (fewer than the heads: grouped-query attention, GQA, as
+// make_decoder_onnx.py --kv-heads writes it).
 //
 // The graph is make_decoder_onnx.py's, op for op: RMSNorm (x / sqrt(mean(x^2) + 1e-6) * gamma);
 // q, k, v projections; the new key and value appended to past_key_L / past_value_L
-// [1, heads, kv, head]; softmax(q k^T / sqrt(head) [+ the causal mask]) v; the output projection
-// and a residual add; RMSNorm, SwiGLU (silu(gate) * up, down) and a residual add; a final RMSNorm,
-// output y [1, tokens, hidden]. With several tokens (a prompt's, x [1, tokens, hidden]: --tokens,
-// or the shape of a given x) token i attends to the past and to new tokens 0..i (a constant mask
-// of 0 and -1e9 added to the scores, as make_decoder_onnx.py --tokens writes it). Each projection
-// is matmul(h, transpose(dequantizeLinear(W, cast(W.scale, float32), zeroPoint))), W [N, K] (the
-// pattern the cpu backend runs as one 4-bit step, reading the float16 scales as the file stores
-// them), zeroPoint the format's one value for every block (q4_0: 8, q8_0: 0) expanded to the
-// scale's shape: the same values as the source's X.zero_point, without a tensor of them.
+// [1, kvHeads, kv, head]; softmax(q k^T / sqrt(head) [+ the causal mask]) v (with GQA, the queries
+// of a key/value head's group reshaped to [1, kvHeads, heads / kvHeads * tokens, head]); the output
+// projection and a residual add; RMSNorm, SwiGLU (silu(gate) * up, down) and a residual add; a
+// final RMSNorm, output y [1, tokens, hidden]. With several tokens (a prompt's, x [1, tokens,
+// hidden]: --tokens, or the shape of a given x) token i attends to the past and to new tokens 0..i
+// (a constant mask of 0 and -1e9 added to the scores, as make_decoder_onnx.py --tokens writes it).
+// Each projection is matmul(h, transpose(dequantizeLinear(W, cast(W.scale, float32), zeroPoint))),
+// W [N, K] (the pattern the cpu backend runs as one 4-bit step, reading the float16 scales as the
+// file stores them), zeroPoint the format's one value for every block (q4_0: 8, q8_0: 0) expanded
+// to the scale's shape: the same values as the source's X.zero_point, without a tensor of them.
 //
 //   webnn_decoder_bench FILE.gguf [--input NAME=FILE.npy]... [--random-inputs --seed 1]
 //       [--heads 16 --kv 128] [--tokens 1] [--iterations 20] [--threads 0] [--backend NAME]
@@ -80,6 +83,9 @@ struct Options {
 
 struct Dimensions {
   uint32_t layers = 0, hidden = 0, ffn = 0, heads = 0, kv = 0, head = 0, tokens = 1;
+  uint32_t kvSize = 0;   // attn_k's rows: kvHeads x head
+  uint32_t kvHeads = 0;  // key/value heads (heads / kvHeads query heads share each)
+  uint32_t group() const { return heads / kvHeads; }
 };
 
 // The tensor `name` of the source, or a DataError naming the file and the tensor.
@@ -137,12 +143,21 @@ Dimensions dimensionsOf(const WeightSource& source) {
     fail(source.path() + ": blk.0.ffn_gate.weight has shape " + shapeText(gate.shape));
   }
   d.ffn = gate.shape[0];
+  const TensorInfo& k = tensorOf(source, "blk.0.attn_k.weight");
+  if (k.shape.size() != 2 || k.shape[0] == 0 || k.shape[0] > d.hidden) {
+    fail(source.path() + ": blk.0.attn_k.weight has shape " + shapeText(k.shape) +
+         ", expected [key/value heads x head, hidden]");
+  }
+  d.kvSize = k.shape[0];
   for (uint32_t l = 0; l < d.layers; ++l) {
     const std::string p = "blk." + std::to_string(l) + ".";
     checkNorm(source, p + "attn_norm.weight", d.hidden);
     checkNorm(source, p + "ffn_norm.weight", d.hidden);
-    for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_output"}) {
+    for (const char* name : {"attn_q", "attn_output"}) {
       checkLinear(source, p + name + ".weight", d.hidden, d.hidden);
+    }
+    for (const char* name : {"attn_k", "attn_v"}) {
+      checkLinear(source, p + name + ".weight", d.kvSize, d.hidden);
     }
     checkLinear(source, p + "ffn_gate.weight", d.ffn, d.hidden);
     checkLinear(source, p + "ffn_up.weight", d.ffn, d.hidden);
@@ -161,13 +176,14 @@ class DecoderBuilder {
     scale_ = b_.constant(MLOperandDataType::Float32,
                          static_cast<float>(1.0 / std::sqrt(static_cast<double>(d.head))));
     if (d.tokens > 1) {  // [1, 1, tokens, kv + tokens]: new token i sees the past and 0..i
-      const uint32_t keys = d.kv + d.tokens;
-      std::vector<float> mask(static_cast<size_t>(d.tokens) * keys, 0.0f);
-      for (uint32_t i = 0; i < d.tokens; ++i) {
-        for (uint32_t j = d.kv + i + 1; j < keys; ++j)
-          mask[static_cast<size_t>(i) * keys + j] = -1e9f;
+      // (with GQA the rows are (query head of the group, token): the mask once per head)
+      const uint32_t keys = d.kv + d.tokens, rows = d.group() * d.tokens;
+      std::vector<float> mask(static_cast<size_t>(rows) * keys, 0.0f);
+      for (uint32_t row = 0; row < rows; ++row) {
+        for (uint32_t j = d.kv + row % d.tokens + 1; j < keys; ++j)
+          mask[static_cast<size_t>(row) * keys + j] = -1e9f;
       }
-      mask_ = b_.constant({MLOperandDataType::Float32, {1, 1, d.tokens, keys}},
+      mask_ = b_.constant({MLOperandDataType::Float32, {1, 1, rows, keys}},
                           std::as_bytes(std::span<const float>(mask)));
     }
   }
@@ -177,14 +193,16 @@ class DecoderBuilder {
     for (uint32_t l = 0; l < d_.layers; ++l) {
       const std::string p = "blk." + std::to_string(l) + ".";
       MLOperand h = rmsNorm(x, p + "attn_norm.weight");
-      const MLOperand q = headsOf(linear(h, p + "attn_q.weight"));
-      const MLOperand k = headsOf(linear(h, p + "attn_k.weight"));
-      const MLOperand v = headsOf(linear(h, p + "attn_v.weight"));
+      MLOperand q = headsOf(linear(h, p + "attn_q.weight"), d_.heads);
+      const MLOperand k = headsOf(linear(h, p + "attn_k.weight"), d_.kvHeads);
+      const MLOperand v = headsOf(linear(h, p + "attn_v.weight"), d_.kvHeads);
+      if (d_.group() > 1) q = b_.reshape(q, {1, d_.kvHeads, d_.group() * d_.tokens, d_.head});
       const MLOperand keys = b_.concat({pastKeys[l], k}, 2);
       const MLOperand values = b_.concat({pastValues[l], v}, 2);
       MLOperand scores = b_.mul(b_.matmul(q, transpose(keys, {0, 1, 3, 2})), scale_);
       if (d_.tokens > 1) scores = b_.add(scores, mask_);
       MLOperand attended = b_.matmul(b_.softmax(scores, 3), values);
+      if (d_.group() > 1) attended = b_.reshape(attended, {1, d_.heads, d_.tokens, d_.head});
       attended = b_.reshape(transpose(attended, {0, 2, 1, 3}), {1, d_.tokens, d_.hidden});
       x = b_.add(x, linear(attended, p + "attn_output.weight"));
       h = rmsNorm(x, p + "ffn_norm.weight");
@@ -233,9 +251,9 @@ class DecoderBuilder {
     return b_.transpose(x, options);
   }
 
-  // [1, tokens, hidden] -> [1, heads, tokens, head].
-  MLOperand headsOf(const MLOperand& x) {
-    return transpose(b_.reshape(x, {1, d_.tokens, d_.heads, d_.head}), {0, 2, 1, 3});
+  // [1, tokens, count x head] -> [1, count, tokens, head].
+  MLOperand headsOf(const MLOperand& x, uint32_t count) {
+    return transpose(b_.reshape(x, {1, d_.tokens, count, d_.head}), {0, 2, 1, 3});
   }
 
   MLGraphBuilder& b_;
@@ -276,18 +294,19 @@ int run(const Options& o) {
     }
     given[text.substr(0, at)] = std::move(array);
   }
-  // The head count and KV length: past_key_0's shape [1, heads, kv, head] when given.
+  // The head size and KV length: past_key_0's shape [1, kvHeads, kv, head] when given.
   if (auto it = given.find("past_key_0"); it != given.end()) {
     const auto& shape = it->second.shape;
-    if (shape.size() != 4 || shape[0] != 1 || shape[1] == 0 || shape[1] * shape[3] != d.hidden) {
-      fail("past_key_0 has shape " + shapeText(shape) +
-           ", expected [1, heads, kv, hidden / heads]" + " with hidden " +
-           std::to_string(d.hidden));
+    if (shape.size() != 4 || shape[0] != 1 || shape[1] == 0 || shape[3] == 0 ||
+        uint64_t{shape[1]} * shape[3] != d.kvSize || d.hidden % shape[3] != 0) {
+      fail("past_key_0 has shape " + shapeText(shape) + ", expected [1, " +
+           "key/value heads, kv, head] with key/value heads x head = " + std::to_string(d.kvSize) +
+           " (attn_k's rows) and head dividing hidden " + std::to_string(d.hidden));
     }
-    if ((o.heads && o.heads != shape[1]) || (o.kv && o.kv != shape[2])) {
+    d.heads = d.hidden / shape[3];
+    if ((o.heads && o.heads != d.heads) || (o.kv && o.kv != shape[2])) {
       fail("past_key_0 has shape " + shapeText(shape) + ", which disagrees with --heads/--kv");
     }
-    d.heads = shape[1];
     d.kv = shape[2];
   } else {
     d.heads = o.heads ? o.heads : 16;
@@ -298,6 +317,11 @@ int run(const Options& o) {
          " heads");
   }
   d.head = d.hidden / d.heads;
+  d.kvHeads = d.kvSize / d.head;
+  if (d.kvHeads == 0 || d.kvSize % d.head != 0 || d.heads % d.kvHeads != 0) {
+    fail("attn_k's " + std::to_string(d.kvSize) + " rows are not a whole number of heads of " +
+         std::to_string(d.head) + " that divides the " + std::to_string(d.heads) + " heads");
+  }
   // The token count: x's shape [1, tokens, hidden] when given.
   d.tokens = o.tokens ? o.tokens : 1;
   if (auto it = given.find("x"); it != given.end()) {
@@ -312,7 +336,7 @@ int run(const Options& o) {
   }
 
   // The graph's inputs; every given one checked against them before anything is built.
-  const MLOperandDescriptor past{MLOperandDataType::Float32, {1, d.heads, d.kv, d.head}};
+  const MLOperandDescriptor past{MLOperandDataType::Float32, {1, d.kvHeads, d.kv, d.head}};
   std::map<std::string, MLOperandDescriptor> inputDescriptors;
   inputDescriptors["x"] = {MLOperandDataType::Float32, {1, d.tokens, d.hidden}};
   for (uint32_t l = 0; l < d.layers; ++l) {
@@ -412,8 +436,9 @@ int run(const Options& o) {
   const MLMemoryStats memory = context.memoryStats();
 
   std::printf(
-      "decoder: %s, %u layers, hidden %u, %u heads, ffn %u, kv %u, %u token(s); backend %s\n",
-      o.gguf.c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv, d.tokens,
+      "decoder: %s, %u layers, hidden %u, %u heads (%u key/value), ffn %u, kv %u, %u token(s); "
+      "backend %s\n",
+      o.gguf.c_str(), d.layers, d.hidden, d.heads, d.kvHeads, d.ffn, d.kv, d.tokens,
       context.backendName().c_str());
   std::printf(
       "graph: %zu steps, %zu of the %zu projections one dequantize+matmul step, %zu on "
@@ -437,14 +462,15 @@ int run(const Options& o) {
   if (o.json) {
     std::printf(
         "decoder-json: {\"backend\": \"%s\", \"layers\": %u, \"hidden\": %u, \"heads\": %u, "
-        "\"ffn\": %u, \"kv\": %u, \"tokens\": %u, \"threads\": %u, \"open_ms\": %.3f, "
+        "\"kv_heads\": %u, \"ffn\": %u, \"kv\": %u, \"tokens\": %u, \"threads\": %u, \"open_ms\": "
+        "%.3f, "
         "\"build_ms\": %.3f, "
         "\"load_ms\": %.3f, \"first_dispatch_ms\": %.3f, \"dispatches\": %zu, \"median_ms\": "
         "%.3f, \"min_ms\": %.3f, \"peak_rss_bytes\": %llu, \"file_bytes\": %llu, "
         "\"weight_bytes\": %llu, \"constant_bytes\": %llu, \"steps\": %zu, \"fused_projections\": "
         "%zu, \"projections\": %zu, \"fallback_steps\": %zu}\n",
-        context.backendName().c_str(), d.layers, d.hidden, d.heads, d.ffn, d.kv, d.tokens,
-        o.threads, openMs, buildMs, loadMs, firstMs, steady.size(), medianMs, minMs,
+        context.backendName().c_str(), d.layers, d.hidden, d.heads, d.kvHeads, d.ffn, d.kv,
+        d.tokens, o.threads, openMs, buildMs, loadMs, firstMs, steady.size(), medianMs, minMs,
         static_cast<unsigned long long>(peak), static_cast<unsigned long long>(source->fileSize()),
         static_cast<unsigned long long>(decoder.weightBytes()),
         static_cast<unsigned long long>(memory.constantBytes), steps, fused, projections,

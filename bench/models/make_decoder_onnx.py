@@ -5,6 +5,10 @@ q/k/v projections, the new key and value appended to a past of --kv positions (g
 past_key_I / past_value_I [1, heads, kv, head]), softmax attention, the output projection and a
 residual add, then RMSNorm, a SwiGLU MLP (silu(gate) * up, down) and a residual add; a final
 RMSNorm. No rotary embedding and no LM head: the benchmark is about the 4-bit products.
+--kv-heads H (default: --heads) makes the attention grouped-query (GQA, as TinyLlama's 32 heads
+share 4 key/value heads): k and v project to H heads, past_key_I / past_value_I are [1, H, kv,
+head], and the heads / H query heads of group g (heads g * heads / H ...) attend to key/value head g
+(the queries reshaped to [1, H, heads / H * S, head], so the products stay per key/value head).
 --tokens S (default 1) makes the same decoder take S new tokens at once (a prompt: x [1, S,
 hidden], y [1, S, hidden]); token i attends to the past and to new tokens 0..i, through a constant
 causal mask of 0 and -1e9 [1, 1, S, kv + S] added to the scores. Every
@@ -17,8 +21,8 @@ The weights are stored as external data beside the model (OUT.data), as large mo
 blk.L.attn_q.weight ... ffn_down.weight as q4_0, blk.L.attn_norm.weight, blk.L.ffn_norm.weight and
 output_norm.weight as f32; metadata llama.* for the shape and webnn.kv_length), for
 webnn_decoder_bench (bench/decoder_bench.cpp). Needs Debian's python3-onnx and python3-numpy.
-    make_decoder_onnx.py OUT.onnx [--layers 4] [--hidden 2048] [--heads 16] [--ffn 5632]
-        [--kv 128] [--tokens 1] [--block 32] [--accuracy-level 0] [--gguf OUT.gguf]
+    make_decoder_onnx.py OUT.onnx [--layers 4] [--hidden 2048] [--heads 16] [--kv-heads 16]
+        [--ffn 5632] [--kv 128] [--tokens 1] [--block 32] [--accuracy-level 0] [--gguf OUT.gguf]
 """
 import argparse
 import os
@@ -106,6 +110,7 @@ def main():
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=2048)
     parser.add_argument("--heads", type=int, default=16)
+    parser.add_argument("--kv-heads", type=int, default=0, help="key/value heads (default: --heads)")
     parser.add_argument("--ffn", type=int, default=5632)
     parser.add_argument("--kv", type=int, default=128)
     parser.add_argument("--tokens", type=int, default=1)
@@ -115,6 +120,9 @@ def main():
     o = parser.parse_args()
     hidden, heads, head = o.hidden, o.heads, o.hidden // o.heads
     assert head * heads == hidden and hidden % o.block == 0 and o.ffn % o.block == 0
+    kv_heads = o.kv_heads or heads
+    assert heads % kv_heads == 0, "--heads must be a multiple of --kv-heads"
+    group = heads // kv_heads  # query heads per key/value head
     assert o.tokens >= 1
     tokens = o.tokens
     if o.gguf and o.block != 32:
@@ -162,8 +170,8 @@ def main():
         root = node("Sqrt", [node("Add", [mean, eps])])
         return node("Mul", [node("Div", [x, root]), gamma], prefix=label)
 
-    def heads_of(x, length):  # [1, length, hidden] -> [1, heads, length, head]
-        shape = const(np.array([1, length, heads, head], np.int64), "shape")
+    def heads_of(x, length, count=heads):  # [1, length, count * head] -> [1, count, length, head]
+        shape = const(np.array([1, length, count, head], np.int64), "shape")
         return node("Transpose", [node("Reshape", [x, shape])], {"perm": [0, 2, 1, 3]})
 
     x = "x"
@@ -172,22 +180,32 @@ def main():
     merged = const(np.array([1, tokens, hidden], np.int64), "shape")
     if tokens > 1:  # new token i sees the past (kv) and new tokens 0..i
         allowed = np.arange(o.kv + tokens)[None, :] <= o.kv + np.arange(tokens)[:, None]
-        mask = const(np.where(allowed, 0.0, -1e9).astype(np.float32)[None, None], "causal_mask")
+        mask = np.where(allowed, 0.0, -1e9).astype(np.float32)[None, None]
+        # With GQA the scores' rows are (query head in the group, token): the mask once per head.
+        mask = const(np.tile(mask, (1, 1, group, 1)), "causal_mask")
+    if group > 1:
+        grouped = const(np.array([1, kv_heads, group * tokens, head], np.int64), "shape")
+        ungrouped = const(np.array([1, heads, tokens, head], np.int64), "shape")
     for layer in range(o.layers):
         p, g = f"layers.{layer}", f"blk.{layer}"
         past_key, past_value = f"past_key_{layer}", f"past_value_{layer}"
         for past in (past_key, past_value):
-            inputs.append(helper.make_tensor_value_info(past, TensorProto.FLOAT, [1, heads, o.kv, head]))
+            inputs.append(helper.make_tensor_value_info(past, TensorProto.FLOAT, [1, kv_heads, o.kv, head]))
         h = rms_norm(x, f"{p}.input_norm", f"{g}.attn_norm.weight")
+        kv_size = kv_heads * head
         q = heads_of(linear(h, hidden, hidden, f"{p}.q_proj", f"{g}.attn_q.weight"), tokens)
-        k = heads_of(linear(h, hidden, hidden, f"{p}.k_proj", f"{g}.attn_k.weight"), tokens)
-        v = heads_of(linear(h, hidden, hidden, f"{p}.v_proj", f"{g}.attn_v.weight"), tokens)
+        k = heads_of(linear(h, hidden, kv_size, f"{p}.k_proj", f"{g}.attn_k.weight"), tokens, kv_heads)
+        v = heads_of(linear(h, hidden, kv_size, f"{p}.v_proj", f"{g}.attn_v.weight"), tokens, kv_heads)
+        if group > 1:
+            q = node("Reshape", [q, grouped])
         keys = node("Concat", [past_key, k], {"axis": 2})
         values = node("Concat", [past_value, v], {"axis": 2})
         scores = node("Mul", [node("MatMul", [q, node("Transpose", [keys], {"perm": [0, 1, 3, 2]})]), scale])
         if tokens > 1:
             scores = node("Add", [scores, mask])
         attended = node("MatMul", [node("Softmax", [scores], {"axis": -1}), values])
+        if group > 1:
+            attended = node("Reshape", [attended, ungrouped])
         attended = node("Reshape", [node("Transpose", [attended], {"perm": [0, 2, 1, 3]}), merged])
         x = node("Add", [x, linear(attended, hidden, hidden, f"{p}.o_proj", f"{g}.attn_output.weight")])
         h = rms_norm(x, f"{p}.post_attention_norm", f"{g}.ffn_norm.weight")
@@ -210,7 +228,8 @@ def main():
     save(model, o.out, save_as_external_data=True, all_tensors_to_one_file=True, location=data,
          size_threshold=1024)
     weight_bytes = sum(t.ByteSize() for t in model.graph.initializer)
-    print(f"{o.out}: {o.layers} layers, hidden {hidden}, {heads} heads, ffn {o.ffn}, kv {o.kv}, "
+    print(f"{o.out}: {o.layers} layers, hidden {hidden}, {heads} heads ({kv_heads} key/value), "
+          f"ffn {o.ffn}, kv {o.kv}, "
           f"{tokens} token(s), "
           f"4-bit blocks of {o.block}, {os.path.getsize(o.out + '.data') / 2**20:.1f} MiB of weights")
     if o.gguf:
@@ -223,7 +242,7 @@ def main():
             ("llama.embedding_length", GGUF_UINT32, hidden),
             ("llama.feed_forward_length", GGUF_UINT32, o.ffn),
             ("llama.attention.head_count", GGUF_UINT32, heads),
-            ("llama.attention.head_count_kv", GGUF_UINT32, heads),
+            ("llama.attention.head_count_kv", GGUF_UINT32, kv_heads),
             ("llama.attention.layer_norm_rms_epsilon", GGUF_FLOAT32, 1e-6),
             ("webnn.kv_length", GGUF_UINT32, o.kv),
         ]

@@ -20,16 +20,19 @@
 # reported, not failed; 77 (CTest SKIP) without node + ONNX Runtime or python3-onnx + numpy.
 # --tokens S: S new tokens per dispatch (a prompt's prefill, make_decoder_onnx.py --tokens) instead
 # of one; latency is then per dispatch (all S tokens), and the targets are reported for one token
-# only.
+# only. --kv-heads H: grouped-query attention with H key/value heads (make_decoder_onnx.py
+# --kv-heads; default --heads). --tinyllama: TinyLlama 1.1B's shape (22 layers, hidden 2048, 32
+# heads sharing 4 key/value heads, ffn 5632), a 4-bit file of ~590 MiB: the fixed costs of a process
+# and the KV inputs weigh on the peak RSS ratio as they do on the models users run.
 #   bench/models/run_decoder_bench.sh BUILD_DIR [--layers 4] [--hidden 2048] [--heads 16]
-#       [--ffn 5632] [--kv 128] [--tokens 1] [--threads 2] [--iterations 20] [--rounds 3] [--work DIR]
-#       [--no-acc4] [--quick]
+#       [--kv-heads 16] [--ffn 5632] [--kv 128] [--tokens 1] [--threads 2] [--iterations 20]
+#       [--rounds 3] [--work DIR] [--no-acc4] [--quick | --tinyllama]
 # BUILD_DIR holds tools/webnn and bench/webnn_decoder_bench (an optimized build for figures).
 # --quick: 1 layer of hidden 256, 4 heads, ffn 512, kv 8, 3 iterations, 1 round (a smoke run).
 set -euo pipefail
 build="$(realpath "$1")"
 shift
-layers=4 hidden=2048 heads=16 ffn=5632 kv=128 tokens=1 threads=2 iterations=20 rounds=3
+layers=4 hidden=2048 heads=16 kv_heads="" ffn=5632 kv=128 tokens=1 threads=2 iterations=20 rounds=3
 work="${TMPDIR:-/tmp}"
 acc4=1
 quick=0
@@ -38,6 +41,7 @@ while [[ $# -gt 0 ]]; do
     --layers) layers="$2"; shift 2 ;;
     --hidden) hidden="$2"; shift 2 ;;
     --heads) heads="$2"; shift 2 ;;
+    --kv-heads) kv_heads="$2"; shift 2 ;;
     --ffn) ffn="$2"; shift 2 ;;
     --kv) kv="$2"; shift 2 ;;
     --tokens) tokens="$2"; shift 2 ;;
@@ -47,12 +51,14 @@ while [[ $# -gt 0 ]]; do
     --work) work="$2"; shift 2 ;;
     --no-acc4) acc4=0; shift ;;
     --quick) quick=1; shift ;;
+    --tinyllama) layers=22 hidden=2048 heads=32 kv_heads=4 ffn=5632; shift ;;
     *) echo "run_decoder_bench: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 if (( quick )); then
   layers=1 hidden=256 heads=4 ffn=512 kv=8 iterations=3 rounds=1
 fi
+kv_heads="${kv_heads:-${heads}}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "${here}/../.." && pwd)"
 webnn="${build}/tools/webnn"
@@ -72,8 +78,8 @@ done
 
 dir="$(mktemp -d "${work}/webnn-decoder-bench-XXXXXX")"
 trap 'rm -rf "${dir}"' EXIT
-size=(--layers "${layers}" --hidden "${hidden}" --heads "${heads}" --ffn "${ffn}" --kv "${kv}"
-  --tokens "${tokens}")
+size=(--layers "${layers}" --hidden "${hidden}" --heads "${heads}" --kv-heads "${kv_heads}"
+  --ffn "${ffn}" --kv "${kv}" --tokens "${tokens}")
 echo "== making the decoder (${size[*]}) in ${dir}" >&2
 "${python}" "${here}/make_decoder_onnx.py" "${dir}/decoder.onnx" "${size[@]}" \
   --gguf "${dir}/decoder.gguf" >&2
@@ -92,17 +98,17 @@ onnx.save(model, sys.argv[2])
 EOF
 fi
 # Seeded inputs, uniform [-1, 1): x [1, tokens, hidden], past_key_L / past_value_L
-# [1, heads, kv, head].
+# [1, kv_heads, kv, head].
 mkdir -p "${dir}/in"
-"${python}" - "${dir}/in" "${layers}" "${hidden}" "${heads}" "${kv}" "${tokens}" <<'EOF'
+"${python}" - "${dir}/in" "${layers}" "${hidden}" "${heads}" "${kv}" "${tokens}" "${kv_heads}" <<'EOF'
 import sys
 import numpy as np
-out, layers, hidden, heads, kv, tokens = sys.argv[1], *map(int, sys.argv[2:])
+out, layers, hidden, heads, kv, tokens, kv_heads = sys.argv[1], *map(int, sys.argv[2:])
 rng = np.random.default_rng(1)
 np.save(f"{out}/x.npy", rng.uniform(-1, 1, (1, tokens, hidden)).astype(np.float32))
 for layer in range(layers):
     for kind in ("key", "value"):
-        past = rng.uniform(-1, 1, (1, heads, kv, hidden // heads)).astype(np.float32)
+        past = rng.uniform(-1, 1, (1, kv_heads, kv, hidden // heads)).astype(np.float32)
         np.save(f"{out}/past_{kind}_{layer}.npy", past)
 EOF
 inputs=()
@@ -159,13 +165,15 @@ done
 
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 "${python}" - "${results}" "${dir}" "${cpu}" "$(nproc)" "${threads}" "${iterations}" "${rounds}" \
-  "${layers}" "${hidden}" "${heads}" "${ffn}" "${kv}" "$(cut -d' ' -f1-3 /proc/loadavg)" "${tokens}" <<'EOF'
+  "${layers}" "${hidden}" "${heads}" "${ffn}" "${kv}" "$(cut -d' ' -f1-3 /proc/loadavg)" "${tokens}" \
+  "${kv_heads}" <<'EOF'
 import json, os, sys
 import numpy as np
 results, folder, cpu, cores, threads, iterations, rounds = sys.argv[1:8]
 layers, hidden, heads, ffn, kv = sys.argv[8:13]
 load = sys.argv[13]
 tokens = int(sys.argv[14])
+kv_heads = int(sys.argv[15])
 TOLERANCE = 1e-4
 runs = {}
 for line in open(results):
@@ -204,7 +212,7 @@ for side, r in rows.items():
     r["rss_ratio"] = r["peak_rss_bytes"] / r["file_bytes"]
 mib = lambda b: b / 2**20
 version = runs["ort"][0].get("ort_version", "?")
-print(f"decoder: {layers} layers, hidden {hidden}, {heads} heads, ffn {ffn}, kv {kv}, batch 1, "
+print(f"decoder: {layers} layers, hidden {hidden}, {heads} heads ({kv_heads} key/value), ffn {ffn}, kv {kv}, batch 1, "
       f"{tokens} token(s) a dispatch; 4-bit weights: GGUF {mib(gguf_bytes):.1f} MiB (q4_0), ONNX .data {mib(data_bytes):.1f} MiB "
       f"(MatMulNBits, float32 scales)")
 print(f"CPU: {cpu} ({cores} cores); {threads} threads on every side; ONNX Runtime {version}, CPU EP; "
@@ -236,7 +244,8 @@ for side in ("ort", "ort-acc4", "webnn-onnx", "webnn-gguf"):
     print(f"| {names[side]} | {r['latency_ms']:.2f} ({r['latency_min_ms']:.2f}-{r['latency_max_ms']:.2f}) "
           f"| {r['latency_ratio']:.2f}{verdict} | {r['first_result_ms']:.0f} | {mib(r['peak_rss_bytes']):.1f} "
           f"| {r['rss_ratio']:.2f}{rss_verdict} | {l2} |")
-summary = {"layers": int(layers), "hidden": int(hidden), "heads": int(heads), "ffn": int(ffn),
+summary = {"layers": int(layers), "hidden": int(hidden), "heads": int(heads), "kv_heads": kv_heads,
+           "ffn": int(ffn),
            "kv": int(kv), "tokens": tokens, "cpu": cpu, "cores": int(cores), "threads": int(threads),
            "iterations": int(iterations), "rounds": int(rounds), "ort_version": version,
            "loadavg": load, "gguf_bytes": gguf_bytes, "onnx_data_bytes": data_bytes,
