@@ -5,8 +5,10 @@
 // every weight once, so the read is what it cannot beat. Prints a table and one JSON line per
 // case. Built as webnn_block_gemm_bench (bench/CMakeLists.txt, with the cpu backend).
 // Usage: webnn_block_gemm_bench [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M]
-//                               [K,N ...]
+//                               [--scales float16|float32] [--zero-points stored|one] [K,N ...]
 // --rows M: M rows of A (a prompt's tokens at once: the kernel's tile path) instead of one.
+// --zero-points one: one zero point for every block (BlockQuantizedWeights::uniformZeroPoint, as a
+// graph that expands q4_0's 8 gives it) instead of a stored one per block.
 // The products of one set are the shapes given (default: an LLM layer at hidden 2048: q, k, v, o
 // 2048 x 2048, gate and up 2048 x 5632, down 5632 x 2048); --sets N repeats them with other
 // weights (N x the bytes: 4 sets of the default are 116 MB, beyond the last-level cache), all run
@@ -48,7 +50,8 @@ struct Options {
   uint32_t bits = 4;
   int sets = 1;
   uint64_t rows = 1;
-  bool floatScales = false;  // float32 scales (ONNX MatMulNBits' type) instead of GGUF's float16
+  bool floatScales = false;   // float32 scales (ONNX MatMulNBits' type) instead of GGUF's float16
+  bool oneZeroPoint = false;  // uniformZeroPoint instead of zero points stored per block
   std::vector<Shape> shapes;
 };
 
@@ -64,7 +67,8 @@ struct Weights {
   }
 };
 
-Weights makeWeights(const Shape& shape, uint32_t bits, bool floatScales, std::mt19937& random) {
+Weights makeWeights(const Shape& shape, uint32_t bits, bool floatScales, bool oneZeroPoint,
+                    std::mt19937& random) {
   Weights w;
   const uint64_t blocks = shape.n * (shape.k / kBlockSize);
   w.values.resize(shape.n * shape.k * bits / 8);
@@ -82,6 +86,11 @@ Weights makeWeights(const Shape& shape, uint32_t bits, bool floatScales, std::mt
     w.view.scales = w.floatScales.data();
   }
   w.view.zeroPoints = w.zeroPoints.data();
+  if (oneZeroPoint) {  // the same zero point, 0, kept as one value
+    w.zeroPoints.clear();
+    w.view.zeroPoints = nullptr;
+    w.view.uniformZeroPoint = 0;
+  }
   w.view.n = shape.n;
   w.view.k = shape.k;
   w.view.blockSize = kBlockSize;
@@ -153,7 +162,7 @@ double median(std::vector<double> values) {
 [[noreturn]] void usage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M] "
-               "[--scales float16|float32] "
+               "[--scales float16|float32] [--zero-points stored|one] "
                "[K,N ...]\n",
                program);
   std::exit(2);
@@ -176,6 +185,10 @@ Options parseOptions(int argc, char** argv) {
       const std::string type = argv[++i];
       if (type != "float16" && type != "float32") usage(argv[0]);
       options.floatScales = type == "float32";
+    } else if (argument == "--zero-points" && i + 1 < argc) {
+      const std::string kind = argv[++i];
+      if (kind != "stored" && kind != "one") usage(argv[0]);
+      options.oneZeroPoint = kind == "one";
     } else if (argument == "--rows" && i + 1 < argc) {
       options.rows = static_cast<uint64_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -204,7 +217,8 @@ int main(int argc, char** argv) {
   uint64_t bytes = 0, multiplyAdds = 0, widest = 0;
   for (int set = 0; set < options.sets; ++set) {
     for (const Shape& shape : options.shapes) {
-      weights.push_back(makeWeights(shape, options.bits, options.floatScales, random));
+      weights.push_back(
+          makeWeights(shape, options.bits, options.floatScales, options.oneZeroPoint, random));
       bytes += weights.back().bytes();
       multiplyAdds += shape.k * shape.n;
       widest = std::max({widest, shape.k, shape.n});
@@ -236,11 +250,12 @@ int main(int argc, char** argv) {
   const double readGbps = static_cast<double>(bytes) / readMs / 1e6;
   std::printf(
       "block-quantized product, %llu row(s): %s path, %u-bit weights in blocks of %llu, "
-      "%s scales; %d thread(s); %zu products, %.1f MB of weights; median of %d "
+      "%s scales, %s; %d thread(s); %zu products, %.1f MB of weights; median of %d "
       "trials\n",
       static_cast<unsigned long long>(rows), fast ? "AVX-512" : "portable", options.bits,
       static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
-      options.threads, weights.size(), static_cast<double>(bytes) / 1e6, options.trials);
+      options.oneZeroPoint ? "one zero point" : "a zero point per block", options.threads,
+      weights.size(), static_cast<double>(bytes) / 1e6, options.trials);
   std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G MACs/s", "x the read",
               "");
   std::printf("%-22s %10.3f %10.2f %12.2f %12.2f\n", "products", productMs, productGbps,
@@ -249,13 +264,14 @@ int main(int argc, char** argv) {
               "1.00");
   std::printf(
       "{\"bench\":\"block_gemm\",\"rows\":%llu,\"bits\":%u,\"block\":%llu,\"scales\":\"%s\","
-      "\"threads\":%d,"
+      "\"zero_points\":\"%s\",\"threads\":%d,"
       "\"products\":%zu,"
       "\"bytes\":%llu,\"fast_path\":%s,\"products_ms\":%.4f,\"read_ms\":%.4f,"
       "\"products_gbps\":%.3f,\"read_gbps\":%.3f,\"ratio_to_read\":%.4f}\n",
       static_cast<unsigned long long>(rows), options.bits,
       static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
-      options.threads, weights.size(), static_cast<unsigned long long>(bytes),
-      fast ? "true" : "false", productMs, readMs, productGbps, readGbps, readMs / productMs);
+      options.oneZeroPoint ? "one" : "stored", options.threads, weights.size(),
+      static_cast<unsigned long long>(bytes), fast ? "true" : "false", productMs, readMs,
+      productGbps, readGbps, readMs / productMs);
   return 0;
 }

@@ -215,6 +215,10 @@ constexpr uint64_t kPrefetchBytes = 4096;
 // did not keep up with these two streams, which each column reads a few bytes of per block
 // (webnn_block_gemm_bench, the decoder's products, one thread, Zen 5: float32 scales 12.2-17.2
 // -> 7.7 ms, float16 8.8 -> 8.0).
+// `PerBlockZero`: whether there are zero points per block to prefetch (a template parameter, not a
+// test of w.zeroPoints here: that branch in the row loop made GCC 12's code 15% slower, 6.1 ->
+// 7.1-7.4 ms for the decoder's products with float32 scales).
+template <bool PerBlockZero>
 WEBNN_AVX512F_TARGET inline void prefetchBlockOf(const BlockQuantizedWeights& w, uint64_t element) {
   const uint64_t block = element / w.blockSize;
   if (w.halfScales) {
@@ -222,7 +226,7 @@ WEBNN_AVX512F_TARGET inline void prefetchBlockOf(const BlockQuantizedWeights& w,
   } else {
     _mm_prefetch(reinterpret_cast<const char*>(w.scales + block), _MM_HINT_T0);
   }
-  if (w.zeroPoints) {
+  if constexpr (PerBlockZero) {
     _mm_prefetch(reinterpret_cast<const char*>(w.zeroPoints + block * w.bits / 8), _MM_HINT_T0);
   }
 }
@@ -298,7 +302,7 @@ WEBNN_AVX512F_TARGET void rowEightBitsAvx512(const float* x, const BlockQuantize
 // two FMAs): one thread went from 10.4-10.9 to 12.9 GB/s of weights (webnn_block_gemm_bench,
 // Zen 5), about half a plain read of the same bytes: bound by its operations, not by memory.
 // 8 bits: rowEightBitsAvx512.
-template <int Cols, uint32_t Bits, bool Signed>
+template <int Cols, uint32_t Bits, bool Signed, bool PerBlockZero>
 WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights& w, uint64_t column,
                                     const float* bias, float* c) {
   if constexpr (Bits == 4) {
@@ -339,7 +343,9 @@ WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights&
               _mm_prefetch(reinterpret_cast<const char*>(values[j] + k / 2 + kPrefetchBytes),
                            _MM_HINT_T0);
               // A scale's line covers 16 float32 blocks (512 weights, or more): once per 512.
-              if (k % 512 == 0) prefetchBlockOf(w, (column + j) * w.k + k + 2 * kPrefetchBytes);
+              if (k % 512 == 0) {
+                prefetchBlockOf<PerBlockZero>(w, (column + j) * w.k + k + 2 * kPrefetchBytes);
+              }
             }
             const __m512i bytes = _mm512_cvtepu8_epi32(
                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(values[j] + k / 2)));
@@ -390,28 +396,41 @@ struct Tiles {
       tileAvx512<3, 1, Bits, Signed>, tileAvx512<4, 1, Bits, Signed>};
 };
 
+// One row (`a` prepared by prepareRow) for columns [columnBegin, columnEnd).
+template <uint32_t Bits, bool Signed, bool PerBlockZero>
+void rowColumnsAvx512(const float* a, const BlockQuantizedWeights& w, const float* bias, float* c,
+                      uint64_t columnBegin, uint64_t columnEnd) {
+  uint64_t column = columnBegin;
+  // Four columns at a time (8 bits: eight), more loads in flight (webnn_block_gemm_bench, Zen
+  // 5: 4 bits 6.85 against 7.1 ms for the decoder's products with two, 3% slower with eight;
+  // 8 bits 20.5 GB/s with four against 15.0 with two, 8-15% more with eight). (The 4-bit kernel
+  // before the table lookup measured 2 columns 10.0 ms, 4 columns 10.8.)
+  if constexpr (Bits == 8) {
+    for (; column + 8 <= columnEnd; column += 8) {
+      rowAvx512<8, Bits, Signed, PerBlockZero>(a, w, column, bias, c + column);
+    }
+  }
+  for (; column + 4 <= columnEnd; column += 4) {
+    rowAvx512<4, Bits, Signed, PerBlockZero>(a, w, column, bias, c + column);
+  }
+  for (; column + 2 <= columnEnd; column += 2) {
+    rowAvx512<2, Bits, Signed, PerBlockZero>(a, w, column, bias, c + column);
+  }
+  for (; column < columnEnd; ++column) {
+    rowAvx512<1, Bits, Signed, PerBlockZero>(a, w, column, bias, c + column);
+  }
+}
+
 template <uint32_t Bits, bool Signed>
 void columnsAvx512(uint64_t m, const float* a, uint64_t lda, const BlockQuantizedWeights& w,
                    const float* bias, float* c, uint64_t ldc, uint64_t columnBegin,
                    uint64_t columnEnd) {
   if (m == 1) {  // `a` is the prepared row (blockQuantizedGemm)
-    uint64_t column = columnBegin;
-    // Four columns at a time (8 bits: eight), more loads in flight (webnn_block_gemm_bench, Zen
-    // 5: 4 bits 6.85 against 7.1 ms for the decoder's products with two, 3% slower with eight;
-    // 8 bits 20.5 GB/s with four against 15.0 with two, 8-15% more with eight). (The 4-bit kernel
-    // before the table lookup measured 2 columns 10.0 ms, 4 columns 10.8.)
-    if constexpr (Bits == 8) {
-      for (; column + 8 <= columnEnd; column += 8) {
-        rowAvx512<8, Bits, Signed>(a, w, column, bias, c + column);
-      }
+    if (w.zeroPoints) {
+      rowColumnsAvx512<Bits, Signed, true>(a, w, bias, c, columnBegin, columnEnd);
+    } else {
+      rowColumnsAvx512<Bits, Signed, false>(a, w, bias, c, columnBegin, columnEnd);
     }
-    for (; column + 4 <= columnEnd; column += 4) {
-      rowAvx512<4, Bits, Signed>(a, w, column, bias, c + column);
-    }
-    for (; column + 2 <= columnEnd; column += 2) {
-      rowAvx512<2, Bits, Signed>(a, w, column, bias, c + column);
-    }
-    for (; column < columnEnd; ++column) rowAvx512<1, Bits, Signed>(a, w, column, bias, c + column);
     return;
   }
   for (uint64_t row = 0; row < m; row += 4) {
