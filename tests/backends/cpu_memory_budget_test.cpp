@@ -7,9 +7,16 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <thread>
 #include <vector>
 
 #include "api/graph_state.h"
@@ -108,6 +115,87 @@ TEST(CpuMemoryBudget, TheLargestWeightsBeyondTheBudgetAreReadAsStoredFromAMap) {
   const auto all = testing::runFloat(tiny.context, tiny.graph, {{"x", x}}, "y");
   for (size_t i = 0; i < all.size(); ++i) {
     EXPECT_NEAR(all[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << i;
+  }
+}
+
+// The address ranges of this process's mappings of file `path` (/proc/self/maps).
+std::vector<std::pair<uintptr_t, uintptr_t>> mappingsOf(const std::string& path) {
+  std::vector<std::pair<uintptr_t, uintptr_t>> ranges;
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    if (line.size() < path.size() || line.compare(line.size() - path.size(), path.size(), path)) {
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string range;
+    fields >> range;
+    const size_t dash = range.find('-');
+    ranges.emplace_back(std::stoull(range.substr(0, dash), nullptr, 16),
+                        std::stoull(range.substr(dash + 1), nullptr, 16));
+  }
+  return ranges;
+}
+
+// Weights read from a memory map may be dropped by the system at any time, also in the middle of a
+// dispatch: two threads dispatch the graph while a third drops the mapped pages again and again
+// (MADV_PAGEOUT where the kernel has it, which reclaims them, else MADV_DONTNEED); every result is
+// the one computed from weights in memory.
+TEST(CpuMemoryBudget, MappedWeightsDroppedDuringDispatchesOnTwoThreadsAreReadAgain) {
+  const auto f = values(32 * 16 * 9, 1), w = values(4608 * 64, 2), b = values(64, 3);
+  testing::TempDir dir;
+  const std::string path = dir.file("weights.safetensors");
+  testing::writeFile(path, testing::makeSafetensors({{"f", "F32", {32, 16, 3, 3}, bytesOf(f)},
+                                                     {"w", "F32", {4608, 64}, bytesOf(w)},
+                                                     {"b", "F32", {64}, bytesOf(b)}}));
+  auto source = WeightSource::open(path);
+  const auto x = values(16 * 12 * 12, 4);
+  Model unlimited(0);
+  unlimited.graph.loadConstants(*source);
+  const auto expected = testing::runFloat(unlimited.context, unlimited.graph, {{"x", x}}, "y");
+
+  Model mapped(1);  // every weight read as stored, from the map
+  LoadOptions options;
+  options.allowMapping = true;
+  mapped.graph.loadConstants(*source, options);
+  ASSERT_GT(mapped.context.memoryStats().mappedConstantBytes, 4608u * 64 * 4);
+  const auto ranges = mappingsOf(path);
+  ASSERT_FALSE(ranges.empty()) << path << " is not mapped";
+
+  std::atomic<bool> done{false};
+  std::atomic<int> drops{0};
+  std::thread dropper([&] {
+    while (!done.load()) {
+      for (const auto& [begin, end] : ranges) {
+#ifdef MADV_PAGEOUT
+        if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT) != 0)
+#endif
+          madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+      }
+      ++drops;
+      std::this_thread::yield();
+    }
+  });
+  std::vector<std::vector<float>> results[2];
+  std::vector<std::thread> dispatchers;
+  for (auto& mine : results) {
+    dispatchers.emplace_back([&mapped, &x, &mine] {
+      for (int i = 0; i < 20; ++i) {
+        mine.push_back(testing::runFloat(mapped.context, mapped.graph, {{"x", x}}, "y"));
+      }
+    });
+  }
+  for (auto& thread : dispatchers) thread.join();
+  done = true;
+  dropper.join();
+  EXPECT_GT(drops.load(), 0);
+  for (const auto& mine : results) {
+    ASSERT_EQ(mine.size(), 20u);
+    for (const auto& actual : mine) {
+      ASSERT_EQ(actual.size(), expected.size());
+      for (size_t i = 0; i < actual.size(); ++i) {
+        ASSERT_NEAR(actual[i], expected[i], 1e-4f + 1e-4f * std::fabs(expected[i])) << i;
+      }
+    }
   }
 }
 
