@@ -545,7 +545,12 @@ class PlanCompiler {
 
 CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
                     std::shared_ptr<backend::MemoryAccount> memory) {
-  return PlanCompiler(ir, engine, constants, std::move(memory)).compile();
+  // The steps' oneDNN primitives are made on a helper thread while the compiler goes on to the
+  // next steps' descriptors (deferred_primitive.h); all of them are made when this returns.
+  PrimitiveBatch primitives;
+  CpuPlan plan = PlanCompiler(ir, engine, constants, std::move(memory)).compile();
+  primitives.finish();
+  return plan;
 }
 
 std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engine& engine,

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/cpu/deferred_primitive.h"
 #include "backends/cpu/packed_constant.h"
 #include "backends/memory_account.h"
 #include "backends/reference/kernel.h"

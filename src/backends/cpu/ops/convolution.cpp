@@ -176,7 +176,7 @@ class ConvolutionOp final : public CpuOp {
         // no direct convolution with these post-ops: keep the gemm one
       }
     }
-    primitive_ = dnnl::convolution_forward(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::convolution_forward>(primitiveDesc_);
     srcDesc_ = primitiveDesc_.src_desc();
     dstDesc_ = primitiveDesc_.dst_desc();
     blockedOutput_ = !context.plainOutput && !nhwc;
@@ -356,7 +356,7 @@ class ConvolutionOp final : public CpuOp {
   bool summed_ = false;  // the destination holds a residual the result is added to
   PostOpArguments postOps_;
   dnnl::convolution_forward::primitive_desc primitiveDesc_;
-  dnnl::convolution_forward primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
   std::shared_ptr<PackedConstant> packedWeights_;
   std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
   uint64_t halfWeightsBytes_ = 0;

@@ -109,7 +109,7 @@ class DeconvolutionOp final : public CpuOp {
                    paddingBegin, paddingEnd);
     }
     primitiveDesc_ = dnnl::deconvolution_forward::primitive_desc(*desc, opAttributes(), engine_);
-    primitive_ = dnnl::deconvolution_forward(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::deconvolution_forward>(primitiveDesc_);
     halfWeights_ = HalfPackedWeights::create(context, filter_, plainWeightsDesc_,
                                              primitiveDesc_.weights_desc());
     if (!halfWeights_ && context.isConstant(filter_)) {
@@ -166,7 +166,7 @@ class DeconvolutionOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   memory::desc srcDesc_, dstDesc_, biasDesc_, plainWeightsDesc_;
   dnnl::deconvolution_forward::primitive_desc primitiveDesc_;
-  dnnl::deconvolution_forward primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
   std::shared_ptr<PackedConstant> packedWeights_;
   std::unique_ptr<HalfPackedWeights> halfWeights_;  // a float16 model's filter, kept 16-bit
 };

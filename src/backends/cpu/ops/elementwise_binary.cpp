@@ -114,7 +114,7 @@ class BinaryOp final : public CpuOp {
     }
     const dnnl::binary::desc desc(kind, outputDesc_, secondDesc_, dstDesc_);
     primitiveDesc_ = dnnl::binary::primitive_desc(desc, attributes, engine_);
-    primitive_ = dnnl::binary(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::binary>(primitiveDesc_);
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
@@ -144,7 +144,7 @@ class BinaryOp final : public CpuOp {
   float quantization_[2] = {1.0f, 0.0f};  // its scale (a binary post-op's operand), zero point
   PostOpArguments postOps_;  // an add of a whole tensor after it
   dnnl::binary::primitive_desc primitiveDesc_;
-  dnnl::binary primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
 };
 
 // Where the layouts allow it, the binary op and its quantizeLinear on a loop of ours

@@ -87,7 +87,7 @@ class EltwiseOp final : public CpuOp {
     const dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, function.kind, desc_,
                                            function.alpha, function.beta);
     primitiveDesc_ = dnnl::eltwise_forward::primitive_desc(desc, opAttributes(), engine_);
-    primitive_ = dnnl::eltwise_forward(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::eltwise_forward>(primitiveDesc_);
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
@@ -107,7 +107,7 @@ class EltwiseOp final : public CpuOp {
   memory::desc desc_;
   bool blocked_ = false;
   dnnl::eltwise_forward::primitive_desc primitiveDesc_;
-  dnnl::eltwise_forward primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
 };
 
 // clamp: NaN stays NaN (std::min/std::max would return a bound).

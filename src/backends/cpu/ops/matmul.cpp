@@ -67,7 +67,7 @@ class MatmulOp final : public CpuOp {
     // Written through strides in the tensor its output is a view of.
     if (context.views && context.views->output) operands_.output = context.views->output->base;
     primitiveDesc_ = dnnl::matmul::primitive_desc(desc, withFusion, engine_);
-    primitive_ = dnnl::matmul(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::matmul>(primitiveDesc_);
     if (packB) {
       packedB_ = context.packedConstant(operands.b, plainBDesc_, primitiveDesc_.weights_desc());
     }
@@ -108,7 +108,7 @@ class MatmulOp final : public CpuOp {
   std::optional<memory::desc> cDesc_;
   PostOpArguments postOps_;
   dnnl::matmul::primitive_desc primitiveDesc_;
-  dnnl::matmul primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
   std::shared_ptr<PackedConstant> packedB_;
 };
 

@@ -41,7 +41,7 @@ class PoolingOp final : public CpuOp {
         {attributes.dilations[0] - 1, attributes.dilations[1] - 1},
         {attributes.padding[0], attributes.padding[2]}, paddingEnd);
     primitiveDesc_ = dnnl::pooling_v2_forward::primitive_desc(desc, opAttributes(), engine_);
-    primitive_ = dnnl::pooling_v2_forward(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::pooling_v2_forward>(primitiveDesc_);
     if (blocked_) dstDesc_ = primitiveDesc_.dst_desc();
   }
 
@@ -63,7 +63,7 @@ class PoolingOp final : public CpuOp {
   memory::desc srcDesc_, dstDesc_;
   bool blocked_ = false;
   dnnl::pooling_v2_forward::primitive_desc primitiveDesc_;
-  dnnl::pooling_v2_forward primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
 };
 
 class L2PoolOp final : public CpuOp {

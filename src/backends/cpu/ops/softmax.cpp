@@ -19,7 +19,7 @@ class SoftmaxOp final : public CpuOp {
         static_cast<int>(context.operation.attributesAs<graph::SoftmaxAttributes>().axis);
     const dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, desc_, axis);
     primitiveDesc_ = dnnl::softmax_forward::primitive_desc(desc, opAttributes(), engine_);
-    primitive_ = dnnl::softmax_forward(primitiveDesc_);
+    primitive_ = makePrimitive<dnnl::softmax_forward>(primitiveDesc_);
   }
 
   void execute(dnnl::stream& stream, const DispatchTensors& tensors) override {
@@ -35,7 +35,7 @@ class SoftmaxOp final : public CpuOp {
   graph::OperandId input_, output_;
   memory::desc desc_;
   dnnl::softmax_forward::primitive_desc primitiveDesc_;
-  dnnl::softmax_forward primitive_;
+  DeferredPrimitive primitive_;  // made beside the compile (deferred_primitive.h)
 };
 
 }  // namespace
