@@ -3,8 +3,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 #include <utility>
@@ -74,6 +76,20 @@ void HostBuffer::commit() {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   madvise(data_, (size_ + page - 1) / page * page, MADV_POPULATE_WRITE);
 #endif
+}
+
+void HostBuffer::commitZeroed() {
+  if (mappedSize_) {
+    commit();
+    return;
+  }
+  if (!data_ || committed_.load(std::memory_order_acquire)) return;
+  // A lock per stripe of buffers: the first writers of different constants zero them in parallel.
+  static std::mutex stripes[16];
+  std::lock_guard lock(stripes[(reinterpret_cast<uintptr_t>(data_) >> 6) % 16]);
+  if (committed_.load(std::memory_order_relaxed)) return;
+  std::memset(data_, 0, size_);
+  committed_.store(true, std::memory_order_release);
 }
 
 void HostBuffer::discard() {

@@ -35,6 +35,11 @@ class HostBuffer {
   // Once from creation or the last discard(); safe beside threads that write the buffer (pages
   // already there are left as they are). Contents are unchanged.
   void commit();
+  // commit(), and every byte zero: what a fill that writes only some bytes (a blocked layout's
+  // padding stays) calls before its first write, so that nothing is touched before the weights
+  // arrive. Mapped buffers are zero already (fresh or discarded pages); a heap buffer (created
+  // uninitialized) is zeroed once, callers on other threads waiting until it is.
+  void commitZeroed();
   // Gives the pages back to the system (contents become zero); the buffer stays usable.
   void discard();
 
@@ -43,7 +48,8 @@ class HostBuffer {
   std::byte* data_ = nullptr;
   uint64_t size_ = 0;
   uint64_t mappedSize_ = 0;  // nonzero when data_ came from mmap
-  std::atomic<bool> committed_{false};  // commit() ran since creation or the last discard()
+  // commit() (mapped) or commitZeroed() (heap) ran since creation or the last discard()
+  std::atomic<bool> committed_{false};
 };
 
 }  // namespace webnn

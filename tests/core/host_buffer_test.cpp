@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <thread>
 #include <vector>
 
 namespace webnn {
@@ -97,6 +99,31 @@ TEST(HostBuffer, CommitMapsEveryPageAgainAfterADiscard) {
 #else
   GTEST_SKIP() << "built without MADV_POPULATE_WRITE";
 #endif
+}
+
+// A heap buffer (below the mapping threshold) is created uninitialized and zeroed by the first
+// commitZeroed(), once: bytes written after it stay, also when writers on other threads call it
+// at the same time (each waits for the zeroing, none zeroes what another wrote).
+TEST(HostBuffer, CommitZeroedZeroesASmallBufferOnceBeforeItsWrites) {
+  HostBuffer buffer(4096);
+  std::memset(buffer.data(), 0xAB, buffer.size());  // what an uninitialized allocation may hold
+  std::vector<std::thread> writers;
+  for (int half = 0; half < 2; ++half) {
+    writers.emplace_back([&buffer, half] {
+      buffer.commitZeroed();
+      std::memset(buffer.data() + half * 1024, 0x11 * (half + 1), 1024);
+      buffer.commitZeroed();  // again: nothing happens
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  for (size_t i = 0; i < buffer.size(); ++i) {
+    const auto expected = static_cast<std::byte>(i < 1024 ? 0x11 : i < 2048 ? 0x22 : 0);
+    ASSERT_EQ(buffer.data()[i], expected) << i;
+  }
+  // A mapped one reads zero without a write.
+  HostBuffer mapped(4 << 20);
+  mapped.commitZeroed();
+  for (size_t i = 0; i < mapped.size(); i += 4096) ASSERT_EQ(mapped.data()[i], std::byte{0}) << i;
 }
 
 }  // namespace

@@ -85,7 +85,11 @@ PackingSlot::PackingSlot(uint64_t byteLength, const BlockedScatter& scatter, uin
                          std::shared_ptr<backend::MemoryAccount> memory)
     : byteLength_(byteLength),
       scatter_(scatter),
-      packed_(zeroedPackedBuffer(packedBytes)),
+      packed_(packedBytes),
+      // A layout with padding (or int8 compensation) keeps bytes no element writes: they must be
+      // zero, written at the fill's first chunk (nothing is touched at build).
+      zeroBeforeFill_(scatter.hasCompensation() ||
+                      scatter.elementCount() * scatter.elementSize() != packedBytes),
       pool_(pool),
       threads_(std::max(1, threads)),
       memory_(std::move(memory)),
@@ -109,7 +113,13 @@ void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes,
     throw Error(Error::Kind::OperationError,
                 "cpu backend: a write of a packed constant is not aligned to its elements");
   }
-  packed_.commit();  // the fill writes every packed byte: map them in one call, not page by page
+  // Map the packed bytes in one call, not page by page as the scatter writes them (and zero the
+  // padding the scatter does not write, once).
+  if (zeroBeforeFill_) {
+    packed_.commitZeroed();
+  } else {
+    packed_.commit();
+  }
   // The backend's threads, shared by the scatters running now (a loader commits from several).
   const int active = ++pool_.activeScatters;
   const int threads = parallel ? std::max(1, threads_ / active) : 1;
@@ -124,6 +134,7 @@ void PackingSlot::scatter(uint64_t byteOffset, std::span<const std::byte> bytes,
 }
 
 void PackingSlot::complete() {
+  if (zeroBeforeFill_) packed_.commitZeroed();  // (a constant of no elements had no chunk)
   scatter_.writeCompensation(packed_.data(), threads_);
 }
 
@@ -440,7 +451,8 @@ std::vector<std::string> CpuConstants::describe() const {
       line +=
           "plain, widened from float16 (" + std::to_string(widened_[id]->packedBytes()) + " bytes)";
     } else {
-      line += fileBacked(id) ? "plain, read as stored (file-backed under the memory budget)" : "plain";
+      line +=
+          fileBacked(id) ? "plain, read as stored (file-backed under the memory budget)" : "plain";
     }
     lines.push_back(line);
   }

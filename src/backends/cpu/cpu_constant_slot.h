@@ -100,6 +100,7 @@ class PackingSlot final : public backend::ConstantSlot {
   uint64_t byteLength_;
   BlockedScatter scatter_;
   HostBuffer packed_;
+  bool zeroBeforeFill_;  // the scatter leaves bytes it must find zero (commitZeroed)
   StagingPool& pool_;
   int threads_;
   std::shared_ptr<backend::MemoryAccount> memory_;
