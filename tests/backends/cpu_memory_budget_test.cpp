@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -77,15 +79,25 @@ bool fileBacked(const std::vector<std::string>& layouts, const std::string& labe
   return false;
 }
 
-TEST(CpuMemoryBudget, TheLargestWeightsBeyondTheBudgetAreReadAsStoredFromAMap) {
-  const auto f = values(32 * 16 * 9, 1), w = values(4608 * 64, 2), b = values(64, 3);
+// The model's weights (f, w, b) as a safetensors file in a folder of its own, and its input x.
+struct Weights {
   testing::TempDir dir;
-  const std::string path = dir.file("weights.safetensors");
-  testing::writeFile(path, testing::makeSafetensors({{"f", "F32", {32, 16, 3, 3}, bytesOf(f)},
-                                                     {"w", "F32", {4608, 64}, bytesOf(w)},
-                                                     {"b", "F32", {64}, bytesOf(b)}}));
-  auto source = WeightSource::open(path);
-  const auto x = values(16 * 12 * 12, 4);
+  std::string path = dir.file("weights.safetensors");
+  std::unique_ptr<WeightSource> source;
+  std::vector<float> x = values(16 * 12 * 12, 4);
+  Weights() {
+    const auto f = values(32 * 16 * 9, 1), w = values(4608 * 64, 2), b = values(64, 3);
+    testing::writeFile(path, testing::makeSafetensors({{"f", "F32", {32, 16, 3, 3}, bytesOf(f)},
+                                                       {"w", "F32", {4608, 64}, bytesOf(w)},
+                                                       {"b", "F32", {64}, bytesOf(b)}}));
+    source = WeightSource::open(path);
+  }
+};
+
+TEST(CpuMemoryBudget, TheLargestWeightsBeyondTheBudgetAreReadAsStoredFromAMap) {
+  Weights weights;
+  const auto& source = weights.source;
+  const auto& x = weights.x;
 
   Model unlimited(0);
   EXPECT_FALSE(fileBacked(unlimited.layouts(), "w"));
@@ -141,14 +153,10 @@ std::vector<std::pair<uintptr_t, uintptr_t>> mappingsOf(const std::string& path)
 // (MADV_PAGEOUT where the kernel has it, which reclaims them, else MADV_DONTNEED); every result is
 // the one computed from weights in memory.
 TEST(CpuMemoryBudget, MappedWeightsDroppedDuringDispatchesOnTwoThreadsAreReadAgain) {
-  const auto f = values(32 * 16 * 9, 1), w = values(4608 * 64, 2), b = values(64, 3);
-  testing::TempDir dir;
-  const std::string path = dir.file("weights.safetensors");
-  testing::writeFile(path, testing::makeSafetensors({{"f", "F32", {32, 16, 3, 3}, bytesOf(f)},
-                                                     {"w", "F32", {4608, 64}, bytesOf(w)},
-                                                     {"b", "F32", {64}, bytesOf(b)}}));
-  auto source = WeightSource::open(path);
-  const auto x = values(16 * 12 * 12, 4);
+  Weights weights;
+  const auto& source = weights.source;
+  const auto& x = weights.x;
+  const std::string& path = weights.path;
   Model unlimited(0);
   unlimited.graph.loadConstants(*source);
   const auto expected = testing::runFloat(unlimited.context, unlimited.graph, {{"x", x}}, "y");
