@@ -274,8 +274,11 @@ class QuantizedConvolutionOp final : public CpuOp {
 
   void executeInWorkspace(dnnl::stream& stream, const DispatchTensors& tensors,
                           std::byte* workspace) override {
-    // The int8 primitive in a workspace: on the memory objects bound to these pointers.
-    if (!floatPath_ && workspace && primitive_ && bindings_.usable()) {
+    // The int8 primitive on the memory objects bound to these pointers (with its workspace, or
+    // without one when it needs none: PaddleOCR cls's 1x1 convolutions made their 5-6 memory
+    // objects at every dispatch).
+    if (!floatPath_ && primitive_ && bindings_.usable() &&
+        (workspace || runsWithoutWorkspace())) {
       const auto bound = bindings_.get(
           tensors, workspace, [&](const Key& key) { return bind(tensors, workspace, key); });
       if (nhwcPadding_) {
@@ -356,6 +359,13 @@ class QuantizedConvolutionOp final : public CpuOp {
     Key key{};
     std::unordered_map<int, memory> arguments, inputReorder, outputReorder;
   };
+
+  // Whether the int8 primitive runs without a workspace: no reorder of its input or output, no
+  // padding copy, no scratchpad.
+  bool runsWithoutWorkspace() const {
+    return !inputReorder_ && !outputReorder_ && !nhwcPadding_ && !paddedInput_ &&
+           scratchpadBytes(primitiveDesc_) == 0;
+  }
 
   std::shared_ptr<const Bound> bind(const DispatchTensors& tensors, std::byte* workspace,
                                     const Key& key) const {
