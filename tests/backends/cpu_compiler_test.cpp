@@ -42,6 +42,7 @@ MLOperand randomConstant(MLGraphBuilder& builder, std::mt19937& rng, std::vector
 struct Run {
   std::vector<float> output;
   std::vector<std::string> stepTypes;  // per step of the cpu plan: its '+'-joined op types
+  std::vector<std::string> stepImplementations;
 };
 
 const cpu::CpuPlan& planOf(const MLGraph& graph) {
@@ -72,14 +73,18 @@ Run run(const std::string& backend, const GraphMaker& make, const std::vector<ui
   for (uint32_t i = 0; i < dispatches; ++i) {
     result.output = testing::runFloat(context, graph, {{"x", input}}, "y");
   }
-  if (backend == "cpu") result.stepTypes = stepTypesOf(graph);
+  if (backend == "cpu") {
+    result.stepTypes = stepTypesOf(graph);
+    for (const auto& step : planOf(graph).steps) {
+      result.stepImplementations.push_back(step.implementation);
+    }
+  }
   return result;
 }
 
-// The cpu graph's steps (their '+'-joined types) and its output, checked against the reference.
-std::vector<std::string> compileAndCompare(const GraphMaker& make,
-                                           const std::vector<uint32_t>& shape) {
-  const Run cpu = run("cpu", make, shape);
+// The cpu graph's run (its steps), its output checked against the reference.
+Run compileAndCompareRun(const GraphMaker& make, const std::vector<uint32_t>& shape) {
+  Run cpu = run("cpu", make, shape);
   const Run reference = run("reference", make, shape);
   EXPECT_EQ(cpu.output.size(), reference.output.size());
   double error = 0, norm = 0;
@@ -88,7 +93,13 @@ std::vector<std::string> compileAndCompare(const GraphMaker& make,
     norm += reference.output[i] * double(reference.output[i]);
   }
   EXPECT_LE(std::sqrt(error), 1e-5 * std::sqrt(norm) + 1e-6) << "relative L2 against the reference";
-  return cpu.stepTypes;
+  return cpu;
+}
+
+// The cpu graph's steps (their '+'-joined types), its output checked against the reference.
+std::vector<std::string> compileAndCompare(const GraphMaker& make,
+                                           const std::vector<uint32_t>& shape) {
+  return compileAndCompareRun(make, shape).stepTypes;
 }
 
 size_t count(const std::vector<std::string>& types, const std::string& type) {
@@ -252,6 +263,35 @@ TEST(CpuCompiler, ABatchedMatmulWithATwoDimensionalBRunsItsBatchAsRows) {
       },
       {2, 3, 8, 16});
   EXPECT_EQ(types, std::vector<std::string>{"matmul+add+add+gelu"});
+}
+
+// A linear layer's bias (one value per output column) is added by the matmul primitive as its
+// bias, not as a binary post-op; an add of anything else stays a post-op.
+TEST(CpuCompiler, AMatmulTakesTheChainsFirstAddOfARowAsItsBias) {
+  struct Case {
+    const char* name;
+    std::vector<uint32_t> addedShape;
+    bool addFirst;  // the row added right after the product (else after a gelu)
+    bool bias;
+  };
+  for (const Case& c : {Case{"row of N", {24}, true, true},
+                        Case{"row of N with leading ones", {1, 1, 24}, true, true},
+                        Case{"a value per row", {8, 1}, true, false},
+                        Case{"after an activation", {24}, false, false}}) {
+    SCOPED_TRACE(c.name);
+    const auto cpu = compileAndCompareRun(
+        [&](MLGraphBuilder& b, std::mt19937& rng) {
+          MLOperand x = b.input("x", {F32, {2, 8, 16}});
+          MLOperand product = b.matmul(x, randomConstant(b, rng, {16, 24}));
+          MLOperand added = randomConstant(b, rng, c.addedShape);
+          MLOperand y = c.addFirst ? b.gelu(b.add(product, added)) : b.add(b.gelu(product), added);
+          return b.add(y, randomConstant(b, rng, {2, 8, 24}));
+        },
+        {2, 8, 16});
+    ASSERT_EQ(cpu.stepImplementations.size(), 1u);
+    const std::string& implementation = cpu.stepImplementations[0];
+    EXPECT_EQ(implementation.find(", bias") != std::string::npos, c.bias) << implementation;
+  }
 }
 
 TEST(CpuCompiler, APostOpOperandOverSomeOfTheBatchKeepsTheMatmulBatched) {

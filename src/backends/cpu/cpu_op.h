@@ -234,9 +234,11 @@ struct PostOpArguments {
 // `base`: post-ops of the op's own that come first (gemm's C). `rowsFolded`: the primitive's
 // destination is outputDims with all but the last dimension merged into one (a matmul whose
 // batch runs as rows); an operand must then broadcast over all of them or none.
+// `firstPostOp`: the chain's post-ops before it are the op's own (a matmul's bias).
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
-                                                 dnnl::post_ops base = {}, bool rowsFolded = false);
+                                                 dnnl::post_ops base = {}, bool rowsFolded = false,
+                                                 size_t firstPostOp = 0);
 void addPostOpArguments(const PostOpArguments& postOps, const dnnl::engine& engine,
                         const DispatchTensors& tensors,
                         std::unordered_map<int, dnnl::memory>& arguments);

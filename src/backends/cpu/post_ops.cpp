@@ -27,11 +27,14 @@ std::optional<dnnl::memory::dims> foldedRows(const dnnl::memory::dims& dims,
 
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
-                                                 dnnl::post_ops base, bool rowsFolded) {
+                                                 dnnl::post_ops base, bool rowsFolded,
+                                                 size_t firstPostOp) {
   PostOpArguments result;
   result.postOps = std::move(base);
   if (!context.fusion) return result;
-  for (const FusedPostOp& postOp : context.fusion->postOps) {
+  const auto& chain = context.fusion->postOps;
+  for (size_t i = std::min(firstPostOp, chain.size()); i < chain.size(); ++i) {
+    const FusedPostOp& postOp = chain[i];
     if (postOp.kind == FusedPostOp::Kind::Eltwise) {
       result.postOps.append_eltwise(1.0f, postOp.algorithm, postOp.alpha, postOp.beta);
       continue;
