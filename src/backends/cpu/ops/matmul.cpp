@@ -68,10 +68,10 @@ class MatmulOp final : public CpuOp {
         cDesc_(cDesc) {
     const bool packB = context.isConstant(operands.b);
     const memory::desc weightsDesc =
-        packB ? context.weightsLayout(operands.b,
-                                      memory::desc(bDesc.dims(), memory::data_type::f32,
-                                                   memory::format_tag::any),
-                                      &bDesc)
+        packB ? context.weightsLayout(
+                    operands.b,
+                    memory::desc(bDesc.dims(), memory::data_type::f32, memory::format_tag::any),
+                    &bDesc)
               : bDesc;
     dnnl::primitive_attr withFusion = attributes;
     if (context.fusion) {
