@@ -5,8 +5,11 @@
 // every weight once, so the read is what it cannot beat. Prints a table and one JSON line per
 // case. Built as webnn_block_gemm_bench (bench/CMakeLists.txt, with the cpu backend).
 // Usage: webnn_block_gemm_bench [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M]
-//                               [--scales float16|float32] [--zero-points stored|one] [K,N ...]
+//                               [--scales float16|float32] [--zero-points stored|one]
+//                               [--activations float32|int8] [K,N ...]
 // --rows M: M rows of A (a prompt's tokens at once: the kernel's tile path) instead of one.
+// --activations int8: blockQuantizedGemmInt8Activations (A quantized to int8 per block of 32,
+// VNNI dot products) instead of the float32-activation product (4 bits only).
 // --zero-points one: one zero point for every block (BlockQuantizedWeights::uniformZeroPoint, as a
 // graph that expands q4_0's 8 gives it) instead of a stored one per block.
 // The products of one set are the shapes given (default: an LLM layer at hidden 2048: q, k, v, o
@@ -52,6 +55,7 @@ struct Options {
   uint64_t rows = 1;
   bool floatScales = false;   // float32 scales (ONNX MatMulNBits' type) instead of GGUF's float16
   bool oneZeroPoint = false;  // uniformZeroPoint instead of zero points stored per block
+  bool int8Activations = false;
   std::vector<Shape> shapes;
 };
 
@@ -163,7 +167,7 @@ double median(std::vector<double> values) {
   std::fprintf(stderr,
                "usage: %s [--threads N] [--trials N] [--bits 4|8] [--sets N] [--rows M] "
                "[--scales float16|float32] [--zero-points stored|one] "
-               "[K,N ...]\n",
+               "[--activations float32|int8] [K,N ...]\n",
                program);
   std::exit(2);
 }
@@ -189,6 +193,10 @@ Options parseOptions(int argc, char** argv) {
       const std::string kind = argv[++i];
       if (kind != "stored" && kind != "one") usage(argv[0]);
       options.oneZeroPoint = kind == "one";
+    } else if (argument == "--activations" && i + 1 < argc) {
+      const std::string type = argv[++i];
+      if (type != "float32" && type != "int8") usage(argv[0]);
+      options.int8Activations = type == "int8";
     } else if (argument == "--rows" && i + 1 < argc) {
       options.rows = static_cast<uint64_t>(std::max(1, std::atoi(argv[++i])));
     } else {
@@ -200,6 +208,7 @@ Options parseOptions(int argc, char** argv) {
       options.shapes.push_back({k, n});
     }
   }
+  if (options.int8Activations && options.bits != 4) usage(argv[0]);
   if (options.shapes.empty()) {
     options.shapes = {{2048, 2048}, {2048, 2048}, {2048, 2048}, {2048, 2048},
                       {2048, 5632}, {2048, 5632}, {5632, 2048}};
@@ -233,12 +242,20 @@ int main(int argc, char** argv) {
 
   auto runProducts = [&] {
     for (const Weights& w : weights) {
-      webnn::cpu::blockQuantizedGemm(rows, a.data(), w.view.k, w.view, nullptr, c.data(), w.view.n);
+      if (options.int8Activations) {
+        webnn::cpu::blockQuantizedGemmInt8Activations(rows, a.data(), w.view.k, w.view, nullptr,
+                                                      c.data(), w.view.n);
+      } else {
+        webnn::cpu::blockQuantizedGemm(rows, a.data(), w.view.k, w.view, nullptr, c.data(),
+                                       w.view.n);
+      }
     }
   };
   volatile float sink = 0;
   auto runRead = [&] { sink = sink + readAll(plain.data(), plain.size()); };
-  const bool fast = webnn::cpu::blockQuantizedGemmIsFast(weights.front().view);
+  const bool fast = options.int8Activations
+                        ? webnn::cpu::blockQuantizedGemmInt8ActivationsIsFast(weights.front().view)
+                        : webnn::cpu::blockQuantizedGemmIsFast(weights.front().view);
   const int productRepeats = repeatsFor(runProducts), readRepeats = repeatsFor(runRead);
   std::vector<double> productTimes, readTimes;
   for (int trial = 0; trial < options.trials; ++trial) {
@@ -250,12 +267,14 @@ int main(int argc, char** argv) {
   const double readGbps = static_cast<double>(bytes) / readMs / 1e6;
   std::printf(
       "block-quantized product, %llu row(s): %s path, %u-bit weights in blocks of %llu, "
-      "%s scales, %s; %d thread(s); %zu products, %.1f MB of weights; median of %d "
-      "trials\n",
-      static_cast<unsigned long long>(rows), fast ? "AVX-512" : "portable", options.bits,
+      "%s scales, %s, %s activations; %d thread(s); %zu products, %.1f MB of weights; median "
+      "of %d trials\n",
+      static_cast<unsigned long long>(rows),
+      fast ? (options.int8Activations ? "AVX-512 VNNI" : "AVX-512") : "portable", options.bits,
       static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
-      options.oneZeroPoint ? "one zero point" : "a zero point per block", options.threads,
-      weights.size(), static_cast<double>(bytes) / 1e6, options.trials);
+      options.oneZeroPoint ? "one zero point" : "a zero point per block",
+      options.int8Activations ? "int8" : "float32", options.threads, weights.size(),
+      static_cast<double>(bytes) / 1e6, options.trials);
   std::printf("%-22s %10s %10s %12s %12s %8s\n", "side", "ms", "GB/s", "G MACs/s", "x the read",
               "");
   std::printf("%-22s %10.3f %10.2f %12.2f %12.2f\n", "products", productMs, productGbps,
@@ -264,14 +283,14 @@ int main(int argc, char** argv) {
               "1.00");
   std::printf(
       "{\"bench\":\"block_gemm\",\"rows\":%llu,\"bits\":%u,\"block\":%llu,\"scales\":\"%s\","
-      "\"zero_points\":\"%s\",\"threads\":%d,"
+      "\"zero_points\":\"%s\",\"activations\":\"%s\",\"threads\":%d,"
       "\"products\":%zu,"
       "\"bytes\":%llu,\"fast_path\":%s,\"products_ms\":%.4f,\"read_ms\":%.4f,"
       "\"products_gbps\":%.3f,\"read_gbps\":%.3f,\"ratio_to_read\":%.4f}\n",
       static_cast<unsigned long long>(rows), options.bits,
       static_cast<unsigned long long>(kBlockSize), options.floatScales ? "float32" : "float16",
-      options.oneZeroPoint ? "one" : "stored", options.threads, weights.size(),
-      static_cast<unsigned long long>(bytes), fast ? "true" : "false", productMs, readMs,
-      productGbps, readGbps, readMs / productMs);
+      options.oneZeroPoint ? "one" : "stored", options.int8Activations ? "int8" : "float32",
+      options.threads, weights.size(), static_cast<unsigned long long>(bytes),
+      fast ? "true" : "false", productMs, readMs, productGbps, readGbps, readMs / productMs);
   return 0;
 }

@@ -49,4 +49,23 @@ void blockQuantizedGemmPortable(uint64_t m, const float* a, uint64_t lda,
                                 const BlockQuantizedWeights& weights, const float* bias, float* c,
                                 uint64_t ldc);
 
+// The same product with A quantized to int8 (block_quantized_gemm_int8.cpp): each row of A in
+// blocks of 32 along K, a block's scale its largest magnitude / 127 and each value rounded to the
+// nearest integer (llama.cpp's q8_0 activations for its q4_0 products; ONNX Runtime's MatMulNBits
+// with accuracy_level 4), then exact integer dot products per block, times the two scales. The
+// result differs from blockQuantizedGemm's by the activations' rounding (about 1e-2 relative on a
+// decoder); it reads the same weights with fewer operations (VNNI's byte dot products).
+// Takes 4-bit weights whose blockSize and K are multiples of 32.
+bool blockQuantizedGemmInt8ActivationsTakes(const BlockQuantizedWeights& weights);
+// Whether the AVX-512 VNNI kernel runs them (K also a multiple of 64); otherwise the portable loop
+// (correct, slow).
+bool blockQuantizedGemmInt8ActivationsIsFast(const BlockQuantizedWeights& weights);
+void blockQuantizedGemmInt8Activations(uint64_t m, const float* a, uint64_t lda,
+                                       const BlockQuantizedWeights& weights, const float* bias,
+                                       float* c, uint64_t ldc);
+// The portable loop (exposed for tests): same contract, one thread.
+void blockQuantizedGemmInt8ActivationsPortable(uint64_t m, const float* a, uint64_t lda,
+                                               const BlockQuantizedWeights& weights,
+                                               const float* bias, float* c, uint64_t ldc);
+
 }  // namespace webnn::cpu
