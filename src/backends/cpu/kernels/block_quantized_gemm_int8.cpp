@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "backends/cpu/kernels/block_quantized_gemm.h"
+#include "core/float16_convert.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_INT8_GEMM_X86 1
@@ -321,8 +322,7 @@ bool detectVnni() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni") &&
-         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-         __builtin_cpu_supports("f16c");
+         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpuHasF16c();
 }
 #endif  // WEBNN_INT8_GEMM_X86
 
