@@ -79,6 +79,7 @@ struct Options {
   std::string backend;
   std::string output;
   bool json = false;
+  bool int8Activations = false;  // MLContextOptions::blockQuantizedInt8Activations
 };
 
 struct Dimensions {
@@ -357,6 +358,7 @@ int run(const Options& o) {
   MLContextOptions contextOptions;
   contextOptions.backend = o.backend;
   contextOptions.numThreads = o.threads;
+  contextOptions.blockQuantizedInt8Activations = o.int8Activations;
   MLContext context = createContext(contextOptions);
 
   start = Clock::now();
@@ -497,6 +499,9 @@ int main(int argc, char** argv) {
   app.add_option("--backend", o.backend, "Backend name (default: the default backend)");
   app.add_option("--output", o.output, "Write y as .npy");
   app.add_flag("--json", o.json, "Also print the figures as one line: decoder-json: {...}");
+  app.add_flag("--int8-activations", o.int8Activations,
+               "The 4-bit products quantize their activations to int8 per block of 32 "
+               "(MLContextOptions::blockQuantizedInt8Activations, llama.cpp's q4_0 x q8_0)");
   CLI11_PARSE(app, argc, argv);
   try {
     return run(o);

@@ -33,6 +33,14 @@ struct MLContextOptions {
   // system drops their pages under memory pressure and reads them again when an op needs them (a
   // model larger than memory runs, slower). The cpu backend follows it; others ignore it.
   uint64_t constantMemoryBudget = 0;
+  // Extension: matrix products on 4-bit block-quantized weights (dequantizeLinear of int4/uint4
+  // with block scales, then matmul: ONNX Runtime's MatMulNBits, GGUF's q4_0) may quantize their
+  // float32 activations to int8, per block of 32 along K (scale = the block's largest magnitude /
+  // 127), and multiply them with the 4-bit weights as integers: llama.cpp's q4_0 x q8_0 and ONNX
+  // Runtime's MatMulNBits accuracy_level 4. Faster (byte dot products), at about 1e-2 relative
+  // from the float result; products of 20 rows or more stay float (they run as float GEMMs). The
+  // cpu backend follows it where the CPU has AVX-512 VNNI; others ignore it.
+  bool blockQuantizedInt8Activations = false;
 };
 
 // Where the context's memory goes (bytes). Constants: final storage of every constant of live

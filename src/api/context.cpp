@@ -28,11 +28,12 @@ std::shared_ptr<backend::BackendTensor> TensorState::acquire(std::string_view me
 
 MLContext createContext(const MLContextOptions& options) {
   auto state = std::make_shared<detail::ContextState>();
-  state->backend = backend::createBackend(options.backend,
-                                          {.numThreads = options.numThreads,
-                                           .powerPreference = options.powerPreference,
-                                           .profiling = options.profiling,
-                                           .constantMemoryBudget = options.constantMemoryBudget});
+  state->backend = backend::createBackend(
+      options.backend, {.numThreads = options.numThreads,
+                        .powerPreference = options.powerPreference,
+                        .profiling = options.profiling,
+                        .constantMemoryBudget = options.constantMemoryBudget,
+                        .blockQuantizedInt8Activations = options.blockQuantizedInt8Activations});
   state->limits =
       graph::fromSupportLimits(state->backend->opSupportLimits(), state->backend->name());
   return MLContext(std::move(state));

@@ -158,8 +158,9 @@ class CompiledGraph {
 struct BackendOptions {
   uint32_t numThreads = 0;  // threads a backend may compute with (0: all cores)
   MLPowerPreference powerPreference = MLPowerPreference::Default;  // a device backend's choice
-  bool profiling = false;  // time every step of every dispatch (CompiledGraph::profile)
+  bool profiling = false;             // time every step of every dispatch (CompiledGraph::profile)
   uint64_t constantMemoryBudget = 0;  // MLContextOptions::constantMemoryBudget
+  bool blockQuantizedInt8Activations = false;  // MLContextOptions::blockQuantizedInt8Activations
 };
 
 class Backend {

@@ -135,6 +135,33 @@ TEST(CpuBlockQuantized, AMatMulNBitsLayerIsOneStepReadingTheWeightsAsStored) {
 
 // float16 scales cast to float32 (a GGUF's q4_0 scales): the cast joins the step too, which reads
 // the scales as stored (2 bytes a block instead of 4), with the reference backend's values.
+// MLContextOptions::blockQuantizedInt8Activations: the step quantizes its activations to int8
+// (blockQuantizedGemmInt8Activations) and says so; the result moves by the activations' rounding
+// only. Without it, the float product.
+TEST(CpuBlockQuantized, Int8ActivationsWhenTheContextAsksForThem) {
+  const std::vector<float> expected = onReference();
+  std::vector<float> outputs[2];
+  for (bool int8 : {false, true}) {
+    MLContext context = createContext({.backend = "cpu", .blockQuantizedInt8Activations = int8});
+    NBitsGraph g = build(context, false);
+    fill(g);
+    const cpu::CpuPlan& plan = planOf(g.graph);
+    ASSERT_EQ(plan.steps.size(), 1u);
+    const std::string& implementation = plan.steps[0].implementation;
+    EXPECT_EQ(implementation.find("int8 activations") != std::string::npos, int8) << implementation;
+    outputs[int8 ? 1 : 0] = run(context, g.graph);
+  }
+  expectNear(outputs[0], expected);
+  double error = 0, norm = 0;
+  ASSERT_EQ(outputs[1].size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    error += (outputs[1][i] - expected[i]) * double(outputs[1][i] - expected[i]);
+    norm += expected[i] * double(expected[i]);
+  }
+  EXPECT_LT(std::sqrt(error / norm), 2e-2);
+  EXPECT_GT(error, 0.0);  // rounded activations: not the float product
+}
+
 TEST(CpuBlockQuantized, Float16ScalesCastToFloat32AreReadAsStored) {
   MLContext context = createContext({.backend = "cpu"});
   NBitsGraph g = build(context, false, true);

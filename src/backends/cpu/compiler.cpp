@@ -80,8 +80,10 @@ Created createOp(const OpCompileContext& context) {
 class PlanCompiler {
  public:
   PlanCompiler(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
-               std::shared_ptr<backend::MemoryAccount> memory)
-      : ir_(ir), engine_(engine), constants_(constants), memory_(std::move(memory)) {}
+               std::shared_ptr<backend::MemoryAccount> memory, const PlanOptions& options)
+      : ir_(ir), engine_(engine), constants_(constants), memory_(std::move(memory)) {
+    plan_.blockQuantizedInt8Activations = options.blockQuantizedInt8Activations;
+  }
 
   CpuPlan compile() {
     compileSteps();
@@ -180,6 +182,7 @@ class PlanCompiler {
     const graph::Operation& operation = ir_.operations[index];
     OpCompileContext context{ir_, operation, engine_, memory_};
     context.constants = &constants_;
+    context.blockQuantizedInt8Activations = plan_.blockQuantizedInt8Activations;
     context.layouts = &plan_.layouts;
     context.fusion = chain;
     const MatmulViews* views = views_.views[index] ? &*views_.views[index] : nullptr;
@@ -544,11 +547,11 @@ class PlanCompiler {
 }  // namespace
 
 CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
-                    std::shared_ptr<backend::MemoryAccount> memory) {
+                    std::shared_ptr<backend::MemoryAccount> memory, const PlanOptions& options) {
   // The steps' oneDNN primitives are made on a helper thread while the compiler goes on to the
   // next steps' descriptors (deferred_primitive.h); all of them are made when this returns.
   PrimitiveBatch primitives;
-  CpuPlan plan = PlanCompiler(ir, engine, constants, std::move(memory)).compile();
+  CpuPlan plan = PlanCompiler(ir, engine, constants, std::move(memory), options).compile();
   primitives.finish();
   return plan;
 }
@@ -584,6 +587,7 @@ std::unique_ptr<CpuOp> compileAloneOp(const graph::GraphIR& ir, const dnnl::engi
   }
   OpCompileContext context{ir, ir.operations.at(recipe.operation), engine, std::move(memory)};
   context.constants = &constants;
+  context.blockQuantizedInt8Activations = plan.blockQuantizedInt8Activations;
   context.shareConstants = true;
   context.layouts = &plan.layouts;
   context.fusion = recipe.chain ? &*recipe.chain : nullptr;

@@ -25,9 +25,15 @@ namespace webnn::cpu {
 
 class CpuConstants;
 
+// What the context asks of every step's numerics (backend::BackendOptions).
+struct PlanOptions {
+  bool blockQuantizedInt8Activations = false;  // MLContextOptions::blockQuantizedInt8Activations
+};
+
 // Throws NotSupportedError naming every op neither the backend nor the reference kernels run.
 CpuPlan compilePlan(const graph::GraphIR& ir, const dnnl::engine& engine, CpuConstants& constants,
-                    std::shared_ptr<backend::MemoryAccount> memory);
+                    std::shared_ptr<backend::MemoryAccount> memory,
+                    const PlanOptions& options = {});
 
 // Step `index` of `plan` compiled again from its recipe with one OpenMP thread (the executable's
 // alone mode, thread_governor.h), reading the constants the step's op packed (shared, no second

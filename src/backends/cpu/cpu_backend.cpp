@@ -103,7 +103,9 @@ class CpuCompiledGraph final : public backend::CompiledGraph {
                         std::shared_ptr<backend::MemoryAccount> memory,
                         const backend::BackendOptions& options) {
     ThreadCountScope threads(options.numThreads);
-    CpuPlan plan = compilePlan(*ir, engine_, constants_, memory);
+    CpuPlan plan =
+        compilePlan(*ir, engine_, constants_, memory,
+                    {.blockQuantizedInt8Activations = options.blockQuantizedInt8Activations});
     return CpuExecutable(std::move(ir), std::move(plan), engine_, constants_, std::move(memory),
                          options.numThreads, options.profiling);
   }

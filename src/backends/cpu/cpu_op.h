@@ -165,6 +165,8 @@ struct OpCompileContext {
   // CpuConstants' budget for such copies).
   bool forceSharedLayouts = true;
   bool copyConstants = false;
+  // MLContextOptions::blockQuantizedInt8Activations.
+  bool blockQuantizedInt8Activations = false;
 
   // A constant (isConstant(id)) the op keeps in `packed`, the layout its primitive chose; `plain`
   // describes its bytes in the descriptor's layout. The graph decides where the packed bytes live

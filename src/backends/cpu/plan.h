@@ -79,6 +79,9 @@ struct OperationPlacement {
 
 struct CpuPlan {
   std::vector<PlanStep> steps;
+  // MLContextOptions::blockQuantizedInt8Activations, as the steps were compiled with it (a step
+  // compiled again, compileAloneOp, computes the same way).
+  bool blockQuantizedInt8Activations = false;
   std::vector<OperationPlacement> operations;  // per IR operation
   size_t tensorCount = 0;                      // IR operands, then the compiler's tensors
   // Per tensor: the blocked layout it is stored in (nullopt: its descriptor's plain layout).

@@ -1,7 +1,9 @@
 // matmul on block-quantized weights (FusionChain::blockQuantized): C = A x transpose(
 // dequantizeLinear(W)) [+ bias row] on kernels/block_quantized_gemm.h, which reads W's 4-bit or
 // 8-bit integers as the graph stores them (the constant's own bytes: nothing is packed or
-// widened, so the weights take their file's size in memory) and widens them in registers. Scales
+// widened, so the weights take their file's size in memory) and widens them in registers (with
+// MLContextOptions::blockQuantizedInt8Activations, 4-bit weights and fewer rows than the float
+// panels take: blockQuantizedGemmInt8Activations, A quantized to int8 per block of 32). Scales
 // whose bytes arrive as float16 (a float16 constant cast to float32: GGUF's q4_0 scales) are kept
 // float16, as they arrive, and widened by the kernel. A is read plain, the rows of its batch
 // dimensions folded into M; the output is plain.
@@ -30,6 +32,9 @@ class BlockQuantizedMatmulOp final : public CpuOp {
     layout_.bits = type == MLOperandDataType::Int4 || type == MLOperandDataType::Uint4 ? 4 : 8;
     layout_.isSigned = type == MLOperandDataType::Int4 || type == MLOperandDataType::Int8;
     layout_.uniformZeroPoint = operand_.uniformZeroPoint;
+    int8Activations_ = context.blockQuantizedInt8Activations &&
+                       blockQuantizedGemmInt8ActivationsTakes(layout_) &&
+                       !blockQuantizedGemmUsesPanels(m_, layout_);
     // Scales that arrive as float16 stay float16: a layout of float16 elements in the same order,
     // which the graph scatters them into as they arrive (their float32 form is never stored).
     if (context.constants &&
@@ -60,13 +65,22 @@ class BlockQuantizedMatmulOp final : public CpuOp {
       weights.zeroPoints = static_cast<const uint8_t*>(dataOf(tensors, *operand_.zeroPoint));
     }
     const auto* bias = bias_ ? static_cast<const float*>(dataOf(tensors, *bias_)) : nullptr;
-    blockQuantizedGemm(m_, static_cast<const float*>(dataOf(tensors, a_)), operand_.k, weights,
-                       bias, static_cast<float*>(dataOf(tensors, output_)), operand_.n);
+    const auto* a = static_cast<const float*>(dataOf(tensors, a_));
+    auto* c = static_cast<float*>(dataOf(tensors, output_));
+    if (int8Activations_) {
+      blockQuantizedGemmInt8Activations(m_, a, operand_.k, weights, bias, c, operand_.n);
+    } else {
+      blockQuantizedGemm(m_, a, operand_.k, weights, bias, c, operand_.n);
+    }
   }
 
   std::string implementation() const override {
-    const std::string kernel = blockQuantizedGemmIsFast(layout_) ? "block_quantized_gemm:avx512"
-                                                                 : "block_quantized_gemm:portable";
+    const bool fast = int8Activations_ ? blockQuantizedGemmInt8ActivationsIsFast(layout_)
+                                       : blockQuantizedGemmIsFast(layout_);
+    const std::string kernel =
+        std::string(fast ? (int8Activations_ ? "block_quantized_gemm:avx512_vnni"
+                                             : "block_quantized_gemm:avx512")
+                         : "block_quantized_gemm:portable");
     return kernel + " (int" + std::to_string(layout_.bits) + " weights, blocks of " +
            std::to_string(layout_.blockSize) + (halfScales_ ? ", float16 scales" : "") +
            (operand_.zeroPoint ? std::string()
@@ -74,7 +88,7 @@ class BlockQuantizedMatmulOp final : public CpuOp {
            (blockQuantizedGemmUsesPanels(m_, layout_)
                 ? ", " + std::to_string(m_) + " rows on dequantized float32 panels"
                 : std::string()) +
-           ")";
+           (int8Activations_ ? ", int8 activations" : "") + ")";
   }
 
  private:
@@ -83,6 +97,7 @@ class BlockQuantizedMatmulOp final : public CpuOp {
   std::optional<graph::OperandId> bias_;
   uint64_t m_;
   BlockQuantizedWeights layout_;
+  bool int8Activations_ = false;                // blockQuantizedGemmInt8Activations
   std::shared_ptr<PackedConstant> halfScales_;  // the scales kept float16, when they arrive so
 };
 
