@@ -8,7 +8,10 @@
 #               the model that shares its .data (--no-acc4: skipped);
 #   webnn-onnx: `webnn run` on the ONNX model (MatMulNBits imported as dequantizeLinear + matmul);
 #   webnn-gguf: webnn_decoder_bench on the GGUF (the graph built with the C++ API, weights pulled by
-#               MLGraph::loadConstants).
+#               MLGraph::loadConstants);
+#   webnn-gguf-int8: the same with --int8-activations (MLContextOptions::
+#               blockQuantizedInt8Activations: int8 activations as llama.cpp and accuracy_level 4;
+#               with ort-acc4, skipped by --no-acc4; its output is checked to 2e-2, not 1e-4).
 # Each side runs --rounds times, each run a fresh process, after a sync and a read of the files into
 # the page cache; the order of the sides alternates (forward in odd rounds, reversed in even ones).
 # The table shows the median over the rounds of each figure: token latency (the median of
@@ -117,6 +120,7 @@ for f in "${dir}"/in/*.npy; do inputs+=(--input "$(basename "${f}" .npy)=${f}");
 sides=(ort)
 (( acc4 )) && sides+=(ort-acc4)
 sides+=(webnn-onnx webnn-gguf)
+(( acc4 )) && sides+=(webnn-gguf-int8)
 results="${dir}/results.jsonl"
 : > "${results}"
 # run_side NAME ROUND: one fresh process of side NAME; appends {"side", "round", "figures"}.
@@ -139,10 +143,12 @@ run_side() {
         { cat "${log}" >&2; exit 1; }
       grep -E '^(time|memory|graph|fallback):' "${log}" >&2 || true
       line="$(sed -n 's/^run-json: //p' "${log}")" ;;
-    webnn-gguf)
-      echo "== round ${round}: ${side}: webnn_decoder_bench decoder.gguf --threads ${threads}" >&2
+    webnn-gguf|webnn-gguf-int8)
+      local int8=()
+      [[ "${side}" == webnn-gguf ]] || int8=(--int8-activations)
+      echo "== round ${round}: ${side}: webnn_decoder_bench decoder.gguf --threads ${threads} ${int8[*]}" >&2
       "${bench}" "${dir}/decoder.gguf" "${inputs[@]}" --iterations "${iterations}" \
-        --threads "${threads}" --json --output "${dir}/out/${side}/y.npy" > "${log}" 2>&1 ||
+        --threads "${threads}" "${int8[@]}" --json --output "${dir}/out/${side}/y.npy" > "${log}" 2>&1 ||
         { cat "${log}" >&2; exit 1; }
       grep -E '^(graph|fallback):|^\| (median|peak RSS)' "${log}" >&2 || true
       line="$(sed -n 's/^decoder-json: //p' "${log}")" ;;
@@ -202,7 +208,7 @@ for side, figures in runs.items():
         "latency_max_ms": max(f["median_ms"] for f in figures),
         "first_result_ms": median([first_result(f) for f in figures]),
         "peak_rss_bytes": median([f["peak_rss_bytes"] for f in figures]),
-        "file_bytes": gguf_bytes if side == "webnn-gguf" else data_bytes,
+        "file_bytes": gguf_bytes if side.startswith("webnn-gguf") else data_bytes,
         "rel_l2": rel_l2(side) if side != "ort" else 0.0,
         "rounds": len(figures),
     }
@@ -224,9 +230,12 @@ print(f"| side | {'token' if tokens == 1 else 'dispatch'} latency ms (min-max ov
 print("|---|---:|---:|---:|---:|---:|---:|")
 names = {"ort": "ONNX Runtime, MatMulNBits", "ort-acc4": "ONNX Runtime, MatMulNBits accuracy_level 4",
          "webnn-onnx": "webnn run, ONNX (MatMulNBits imported)",
-         "webnn-gguf": "webnn_decoder_bench, GGUF q4_0"}
+         "webnn-gguf": "webnn_decoder_bench, GGUF q4_0",
+         "webnn-gguf-int8": "webnn_decoder_bench, GGUF q4_0, --int8-activations"}
+# The int8-activation side moves by its activations' rounding (ORT's accuracy_level 4: 4e-3).
+INT8_TOLERANCE = 2e-2
 failed = False
-for side in ("ort", "ort-acc4", "webnn-onnx", "webnn-gguf"):
+for side in ("ort", "ort-acc4", "webnn-onnx", "webnn-gguf", "webnn-gguf-int8"):
     if side not in rows:
         continue
     r = rows[side]
@@ -238,7 +247,7 @@ for side in ("ort", "ort-acc4", "webnn-onnx", "webnn-gguf"):
         rss_verdict = " met" if r["rss_ratio"] <= 1.1 else " MISSED (<= 1.1)"
     l2 = "reference" if side == "ort" else f"{r['rel_l2']:.1e}"
     if side.startswith("webnn"):
-        ok = r["rel_l2"] <= TOLERANCE
+        ok = r["rel_l2"] <= (INT8_TOLERANCE if side == "webnn-gguf-int8" else TOLERANCE)
         failed = failed or not ok
         l2 += " ok" if ok else " DIFFERS"
     print(f"| {names[side]} | {r['latency_ms']:.2f} ({r['latency_min_ms']:.2f}-{r['latency_max_ms']:.2f}) "
