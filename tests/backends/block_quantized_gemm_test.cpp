@@ -251,6 +251,24 @@ TEST(BlockQuantizedGemm, OneZeroPointForEveryBlockGivesThePerBlockProducts) {
   }
 }
 
+// Threads claim 256 columns at a time (each chunk starts without the prefetch), fewer when a
+// thread would get less than two chunks, never under 64, always whole groups of 8 columns.
+TEST(BlockQuantizedGemm, ThreadsClaimLargeChunksOfColumns) {
+  EXPECT_EQ(blockQuantizedColumnsPerChunk(2048, 2), 256u);
+  EXPECT_EQ(blockQuantizedColumnsPerChunk(5632, 2), 256u);
+  EXPECT_EQ(blockQuantizedColumnsPerChunk(600, 2), 152u);  // 4 chunks of 150, in groups of 8
+  EXPECT_EQ(blockQuantizedColumnsPerChunk(131, 2), 64u);
+  EXPECT_EQ(blockQuantizedColumnsPerChunk(2048, 16), 64u);
+  for (uint64_t n : {1ull, 100ull, 1000ull, 4097ull}) {
+    for (int threads : {1, 2, 3, 8}) {
+      const uint64_t chunk = blockQuantizedColumnsPerChunk(n, threads);
+      EXPECT_EQ(chunk % 8, 0u);
+      EXPECT_GE(chunk, 64u);
+      EXPECT_LE(chunk, 256u);
+    }
+  }
+}
+
 TEST(BlockQuantizedGemm, TheFastKernelTakesWholeChunksOfABlock) {
   BlockQuantizedWeights weights{.n = 1, .k = 64, .blockSize = 16, .bits = 4};
   // 4 bits are widened 32 at a time: blocks of 16 take the portable loop; 8 bits 16 at a time.

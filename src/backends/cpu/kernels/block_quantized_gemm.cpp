@@ -57,8 +57,6 @@ int32_t BlockQuantizedWeights::zeroPointAt(uint64_t index) const {
 
 namespace {
 
-// Columns per chunk a thread claims.
-constexpr uint64_t kColumnsPerChunk = 64;
 // Below this many multiply-adds a product runs on the calling thread alone.
 constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
 
@@ -635,6 +633,12 @@ ColumnsFunction columnsFunctionOf(const BlockQuantizedWeights& w) {
 
 }  // namespace
 
+uint64_t blockQuantizedColumnsPerChunk(uint64_t n, int threads) {
+  const uint64_t perThread = (n + 2 * static_cast<uint64_t>(std::max(threads, 1)) - 1) /
+                             (2 * static_cast<uint64_t>(std::max(threads, 1)));
+  return std::clamp<uint64_t>((perThread + 7) / 8 * 8, 64, 256);
+}
+
 bool blockQuantizedGemmIsFast(const BlockQuantizedWeights& weights) {
 #ifdef WEBNN_BLOCK_GEMM_X86
   static const bool avx512 = detectAvx512();
@@ -676,13 +680,13 @@ void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
     a = row;
   }
 #endif
-  const uint64_t chunks = (weights.n + kColumnsPerChunk - 1) / kColumnsPerChunk;
+  const int available = std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1);
+  const uint64_t columnsPerChunk = blockQuantizedColumnsPerChunk(weights.n, available);
+  const uint64_t chunks = (weights.n + columnsPerChunk - 1) / columnsPerChunk;
   const uint64_t multiplyAdds = m * weights.n * weights.k;
 #ifdef WEBNN_BLOCK_GEMM_X86
   if (blockQuantizedGemmUsesPanels(m, weights)) {
-    const int threads = multiplyAdds < kParallelMultiplyAdds
-                            ? 1
-                            : std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1);
+    const int threads = multiplyAdds < kParallelMultiplyAdds ? 1 : available;
     if (weights.bits == 4) {
       (weights.isSigned ? panelPathAvx512<4, true>
                         : panelPathAvx512<4, false>)(m, a, lda, weights, bias, c, ldc, threads);
@@ -696,13 +700,11 @@ void blockQuantizedGemm(uint64_t m, const float* a, uint64_t lda,
   const int threads =
       multiplyAdds < kParallelMultiplyAdds || chunks < 2
           ? 1
-          : static_cast<int>(std::min<uint64_t>(
-                chunks, static_cast<uint64_t>(
-                            std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1))));
+          : static_cast<int>(std::min<uint64_t>(chunks, static_cast<uint64_t>(available)));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
   for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
-    const uint64_t begin = chunk * kColumnsPerChunk;
-    const uint64_t end = std::min(weights.n, begin + kColumnsPerChunk);
+    const uint64_t begin = chunk * columnsPerChunk;
+    const uint64_t end = std::min(weights.n, begin + columnsPerChunk);
     columns(m, a, lda, weights, bias, c, ldc, begin, end);
   }
 }

@@ -39,8 +39,7 @@ namespace webnn::cpu {
 namespace {
 
 constexpr uint64_t kActivationBlock = 32;
-// Columns per chunk a thread claims, and the size below which the calling thread runs alone.
-constexpr uint64_t kColumnsPerChunk = 64;
+// Below this many multiply-adds a product runs on the calling thread alone.
 constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
 // How far ahead in each column's weights the kernel prefetches (block_quantized_gemm.cpp's value).
 constexpr uint64_t kPrefetchBytes = 8192;
@@ -326,9 +325,8 @@ bool detectVnni() {
 }
 #endif  // WEBNN_INT8_GEMM_X86
 
-int threadsFor(uint64_t multiplyAdds, uint64_t chunks) {
+int threadsFor(uint64_t multiplyAdds, uint64_t chunks, int available) {
   if (multiplyAdds < kParallelMultiplyAdds || chunks < 2) return 1;
-  const int available = std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1);
   return static_cast<int>(std::min<uint64_t>(chunks, static_cast<uint64_t>(available)));
 }
 
@@ -354,8 +352,10 @@ void blockQuantizedGemmInt8Activations(uint64_t m, const float* a, uint64_t lda,
                                        const BlockQuantizedWeights& weights, const float* bias,
                                        float* c, uint64_t ldc) {
   if (m == 0 || weights.n == 0) return;
-  const uint64_t chunks = (weights.n + kColumnsPerChunk - 1) / kColumnsPerChunk;
-  const int threads = threadsFor(weights.n * weights.k, chunks);
+  const int available = std::max(std::min(omp_get_max_threads(), omp_get_thread_limit()), 1);
+  const uint64_t columnsPerChunk = blockQuantizedColumnsPerChunk(weights.n, available);
+  const uint64_t chunks = (weights.n + columnsPerChunk - 1) / columnsPerChunk;
+  const int threads = threadsFor(weights.n * weights.k, chunks, available);
 #ifdef WEBNN_INT8_GEMM_X86
   if (blockQuantizedGemmInt8ActivationsIsFast(weights)) {
     // Kept between products: a steady-state dispatch allocates nothing.
@@ -367,8 +367,8 @@ void blockQuantizedGemmInt8Activations(uint64_t m, const float* a, uint64_t lda,
       const ColumnRange columns = columnRangeOf(weights);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
       for (uint64_t chunk = 0; chunk < chunks; ++chunk) {
-        const uint64_t begin = chunk * kColumnsPerChunk;
-        columns(shared, weights, bias, out, begin, std::min(weights.n, begin + kColumnsPerChunk));
+        const uint64_t begin = chunk * columnsPerChunk;
+        columns(shared, weights, bias, out, begin, std::min(weights.n, begin + columnsPerChunk));
       }
     }
     return;
