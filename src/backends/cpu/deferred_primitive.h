@@ -44,10 +44,15 @@ class DeferredPrimitive {
 // `make` run at once, or queued on the batch open on this thread.
 DeferredPrimitive makeDeferred(std::function<dnnl::primitive()> make);
 
-// Primitive (dnnl::convolution_forward, dnnl::matmul, ...) made from `descriptor`.
+// Primitive (dnnl::convolution_forward, dnnl::matmul, ...) made from `descriptor`, through a
+// descriptor of its own: copies of a dnnl descriptor share one oneDNN object, which the compiling
+// thread goes on querying (layouts, workspace sizes) while the helper makes the primitive, and
+// oneDNN does not promise that making a primitive leaves its descriptor untouched
+// (ThreadSanitizer saw a write there in CI). Made from the C handle, the descriptor is a clone.
 template <class Primitive, class Descriptor>
 DeferredPrimitive makePrimitive(const Descriptor& descriptor) {
-  return makeDeferred([descriptor] { return dnnl::primitive(Primitive(descriptor)); });
+  return makeDeferred(
+      [own = Descriptor(descriptor.get())] { return dnnl::primitive(Primitive(own)); });
 }
 
 // While alive, makePrimitive() calls on the thread that opened it are queued for a helper thread
