@@ -2,6 +2,8 @@
 // without the GIL, constant tensors, limits, memory) and MLTensor.
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "bindings.h"
 #include "convert.h"
 #include "weights.h"
@@ -152,20 +154,24 @@ void registerContext(py::module_& module) {
           "load_constants",
           [](MLContext& self, const std::vector<MLTensor>& tensors, const py::object& source,
              const py::object& names, const py::object& onProgress, bool requireAll,
-             uint32_t threads) {
+             uint32_t threads, bool reload, bool allowMapping,
+             std::optional<uint64_t> maxTensorBytes, std::optional<uint64_t> maxTotalBytes) {
             std::vector<std::string> labels;
             for (const MLTensor& tensor : tensors) {
               if (!tensor.constantComplete()) labels.push_back(tensor.label());
             }
             MLContext context = self;
-            loadConstantsFrom(source, names, onProgress, requireAll, threads, labels,
+            const LoadKeywords keywords{requireAll,   threads,        reload,
+                                        allowMapping, maxTensorBytes, maxTotalBytes};
+            loadConstantsFrom(source, names, onProgress, keywords, labels,
                               [&](const WeightSource& weights, const LoadOptions& options) {
                                 context.loadConstants(tensors, weights, options);
                               });
           },
           py::arg("tensors"), py::arg("source"), py::kw_only(), py::arg("names") = py::none(),
           py::arg("on_progress") = py::none(), py::arg("require_all") = true,
-          py::arg("threads") = 0,
+          py::arg("threads") = 0, py::arg("reload") = false, py::arg("allow_mapping") = false,
+          py::arg("max_tensor_bytes") = py::none(), py::arg("max_total_bytes") = py::none(),
           "Streams every one of `tensors` not yet complete by label from `source` (a "
           "safetensors, GGUF or WebNN weights path, or a WeightSource), without the GIL; the "
           "options as MLGraph.load_constants.")
@@ -218,7 +224,7 @@ void registerContext(py::module_& module) {
   module.def(
       "create_context",
       [](const py::object& backend, const std::string& powerPreference, uint32_t numThreads,
-         bool profiling) {
+         bool profiling, uint64_t constantMemoryBudget, bool blockQuantizedInt8Activations) {
         MLContextOptions options;
         if (!backend.is_none()) options.backend = backend.cast<std::string>();
         if (powerPreference == "high-performance") {
@@ -232,11 +238,18 @@ void registerContext(py::module_& module) {
         }
         options.numThreads = numThreads;
         options.profiling = profiling;
+        options.constantMemoryBudget = constantMemoryBudget;
+        options.blockQuantizedInt8Activations = blockQuantizedInt8Activations;
         return createContext(options);
       },
       py::kw_only(), py::arg("backend") = py::none(), py::arg("power_preference") = "default",
       py::arg("num_threads") = 0, py::arg("profiling") = false,
-      "MLContext on `backend` ('cpu', 'reference', 'vulkan'; None: the default).");
+      py::arg("constant_memory_budget") = 0, py::arg("block_quantized_int8_activations") = false,
+      "MLContext on `backend` ('cpu', 'reference', 'vulkan'; None: the default). "
+      "constant_memory_budget: the most bytes of weights the backend keeps of its own (0: no "
+      "limit; beyond it the largest float32 weights stay as the file stores them, mapped by "
+      "load_constants(allow_mapping=True)); block_quantized_int8_activations: 4-bit products "
+      "multiply int8-quantized activations (faster, about 1e-2 from the float result).");
   module.def("available_backends", &availableBackends);
 }
 

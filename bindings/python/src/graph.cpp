@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <map>
+#include <optional>
 
 #include "bindings.h"
 #include "convert.h"
@@ -20,14 +21,18 @@ py::dict descriptors(const std::map<std::string, MLOperandDescriptor>& map) {
 }
 
 void loadConstants(PyGraph& self, const py::object& source, const py::object& names,
-                   const py::object& onProgress, bool requireAll, uint32_t threads) {
+                   const py::object& onProgress, bool requireAll, uint32_t threads, bool reload,
+                   bool allowMapping, std::optional<uint64_t> maxTensorBytes,
+                   std::optional<uint64_t> maxTotalBytes) {
   std::vector<std::string> labels;
   if (!names.is_none()) {
     for (const MLOperand& constant : self.graph.pendingConstants())
       labels.push_back(constant.label());
   }
   MLGraph graph = self.graph;
-  loadConstantsFrom(source, names, onProgress, requireAll, threads, labels,
+  const LoadKeywords keywords{requireAll, threads, reload, allowMapping, maxTensorBytes,
+                              maxTotalBytes};
+  loadConstantsFrom(source, names, onProgress, keywords, labels,
                     [&graph](const WeightSource& weights, const LoadOptions& options) {
                       graph.loadConstants(weights, options);
                     });
@@ -118,9 +123,14 @@ void registerGraph(py::module_& module) {
           "A chunk of the constant's bytes at `byte_offset`; chunks in any order.")
       .def("load_constants", &loadConstants, py::arg("source"), py::kw_only(),
            py::arg("names") = py::none(), py::arg("on_progress") = py::none(),
-           py::arg("require_all") = true, py::arg("threads") = 0,
+           py::arg("require_all") = true, py::arg("threads") = 0, py::arg("reload") = false,
+           py::arg("allow_mapping") = false, py::arg("max_tensor_bytes") = py::none(),
+           py::arg("max_total_bytes") = py::none(),
            "Streams every pending constant by label from `source` (a safetensors, GGUF or WebNN "
-           "weights path, or a WeightSource such as an imported ONNX model's), without the GIL.")
+           "weights path, or a WeightSource such as an imported ONNX model's), without the GIL. "
+           "reload: every constant, complete or not (a new weight set); allow_mapping: constants "
+           "kept as the file stores them adopt a map of it; max_tensor_bytes / max_total_bytes: "
+           "limits checked before any byte is read (TypeError naming the constant).")
       .def_property_readonly(
           "input_descriptors",
           [](const PyGraph& g) { return descriptors(g.graph.inputDescriptors()); })

@@ -57,12 +57,16 @@ std::shared_ptr<WeightSource> weightSourceOf(const py::handle& source, const std
 }
 
 void loadConstantsFrom(const py::object& source, const py::object& names,
-                       const py::object& onProgress, bool requireAll, uint32_t threads,
+                       const py::object& onProgress, const LoadKeywords& keywords,
                        const std::vector<std::string>& labels, const LoadConstants& load) {
   std::shared_ptr<WeightSource> weights = weightSourceOf(source, "load_constants()");
   LoadOptions options;
-  options.requireAll = requireAll;
-  options.threads = threads;
+  options.requireAll = keywords.requireAll;
+  options.threads = keywords.threads;
+  options.reload = keywords.reload;
+  options.allowMapping = keywords.allowMapping;
+  if (keywords.maxTensorBytes) options.maxTensorBytes = *keywords.maxTensorBytes;
+  if (keywords.maxTotalBytes) options.maxTotalBytes = *keywords.maxTotalBytes;
   // Names are resolved now, with the GIL: a dict, or a function of the label.
   if (!names.is_none()) {
     std::map<std::string, std::string> mapping;

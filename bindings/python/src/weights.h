@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,21 @@ std::shared_ptr<WeightSource> weightSourceOf(const pybind11::handle& source,
 // What a load does with the source and the options (run without the GIL).
 using LoadConstants = std::function<void(const WeightSource& source, const LoadOptions& options)>;
 
-// load_constants(source, names=, on_progress=, require_all=, threads=) of MLGraph and MLContext:
-// `names` (a dict or a function) is resolved now for each of `labels` (what is still to load).
+// The keyword arguments of load_constants that are plain values, as LoadOptions' fields:
+// require_all, threads, reload, allow_mapping, max_tensor_bytes, max_total_bytes (None: no limit).
+struct LoadKeywords {
+  bool requireAll = true;
+  uint32_t threads = 0;
+  bool reload = false;
+  bool allowMapping = false;
+  std::optional<uint64_t> maxTensorBytes;
+  std::optional<uint64_t> maxTotalBytes;
+};
+
+// load_constants(source, names=, on_progress=, ...) of MLGraph and MLContext: `names` (a dict or
+// a function) is resolved now for each of `labels` (what is still to load).
 void loadConstantsFrom(const pybind11::object& source, const pybind11::object& names,
-                       const pybind11::object& onProgress, bool requireAll, uint32_t threads,
+                       const pybind11::object& onProgress, const LoadKeywords& keywords,
                        const std::vector<std::string>& labels, const LoadConstants& load);
 
 }  // namespace webnn::python

@@ -39,11 +39,22 @@ class ML:
 
     @staticmethod
     def create_context(backend: Optional[str] = None, *, power_preference: str = "default",
-                       num_threads: int = 0, profiling: bool = False) -> MLContext:
-        """An MLContext on `backend` ("cpu", "reference", "vulkan"; None: the default)."""
+                       num_threads: int = 0, profiling: bool = False,
+                       constant_memory_budget: int = 0,
+                       block_quantized_int8_activations: bool = False) -> MLContext:
+        """An MLContext on `backend` ("cpu", "reference", "vulkan"; None: the default).
+
+        constant_memory_budget: the most bytes of weights the backend keeps of its own (0: no
+        limit); beyond it the largest float32 weights stay as the file stores them, and
+        load_constants(allow_mapping=True) maps them (a model larger than memory runs, slower).
+        block_quantized_int8_activations: products on 4-bit block-quantized weights multiply
+        int8-quantized activations (llama.cpp's q4_0 x q8_0; faster, about 1e-2 from the float
+        result)."""
         return _webnn.create_context(backend=backend,
                                      power_preference=power_preference,  # type: ignore[arg-type]
-                                     num_threads=num_threads, profiling=profiling)
+                                     num_threads=num_threads, profiling=profiling,
+                                     constant_memory_budget=constant_memory_budget,
+                                     block_quantized_int8_activations=block_quantized_int8_activations)
 
 
 ml = ML()

@@ -29,6 +29,8 @@ def create_context(
     power_preference: Literal["default", "high-performance", "low-power"] = "default",
     num_threads: int = 0,
     profiling: bool = False,
+    constant_memory_budget: int = 0,
+    block_quantized_int8_activations: bool = False,
 ) -> MLContext: ...
 def available_backends() -> List[str]: ...
 
@@ -84,6 +86,10 @@ class MLContext:
         on_progress: Optional[Callable[[int, int], Any]] = None,
         require_all: bool = True,
         threads: int = 0,
+        reload: bool = False,
+        allow_mapping: bool = False,
+        max_tensor_bytes: Optional[int] = None,
+        max_total_bytes: Optional[int] = None,
     ) -> None: ...
     def dispatch(
         self, graph: MLGraph, inputs: Mapping[str, MLTensor], outputs: Mapping[str, MLTensor]
@@ -119,6 +125,10 @@ class MLGraph:
         on_progress: Optional[Callable[[int, int], Any]] = None,
         require_all: bool = True,
         threads: int = 0,
+        reload: bool = False,
+        allow_mapping: bool = False,
+        max_tensor_bytes: Optional[int] = None,
+        max_total_bytes: Optional[int] = None,
     ) -> None: ...
     @property
     def input_descriptors(self) -> Dict[str, Dict[str, Any]]: ...
