@@ -30,8 +30,8 @@ void loadConstants(PyGraph& self, const py::object& source, const py::object& na
       labels.push_back(constant.label());
   }
   MLGraph graph = self.graph;
-  const LoadKeywords keywords{requireAll, threads, reload, allowMapping, maxTensorBytes,
-                              maxTotalBytes};
+  const LoadKeywords keywords{requireAll,   threads,        reload,
+                              allowMapping, maxTensorBytes, maxTotalBytes};
   loadConstantsFrom(source, names, onProgress, keywords, labels,
                     [&graph](const WeightSource& weights, const LoadOptions& options) {
                       graph.loadConstants(weights, options);
