@@ -19,6 +19,18 @@ export interface MLContextOptions {
   accelerated?: boolean;
   /** Extension: the backend by name (see availableBackends()); the default backend when missing. */
   backend?: string;
+  /** Extension: how many threads a backend that computes in parallel may use (0: all cores). */
+  numThreads?: number;
+  /** Extension: time every step of every dispatch (MLGraph.profile()). */
+  profiling?: boolean;
+  /** Extension: the most bytes of weights the backend keeps of its own (0: no limit). Beyond it
+   * the largest float32 weights stay as the file stores them, and loadConstants with
+   * {allowMapping: true} maps them: a model larger than memory runs, slower. */
+  constantMemoryBudget?: number | bigint;
+  /** Extension: products on 4-bit block-quantized weights multiply int8-quantized activations
+   * (llama.cpp's q4_0 x q8_0, ONNX Runtime's accuracy_level 4): faster, about 1e-2 from the float
+   * result. */
+  blockQuantizedInt8Activations?: boolean;
 }
 
 export interface MLOperandDescriptor {
@@ -129,6 +141,18 @@ export interface LoadConstantsOptions {
   /** When true (default), constants the file does not hold reject with a TypeError naming them
    * (after everything else is loaded); when false they stay pending. */
   requireAll?: boolean;
+  /** Load every constant, complete or not (a new weight set); by default only pending ones. */
+  reload?: boolean;
+  /** Constants kept as the file stores them adopt a map of the file instead of a copy. */
+  allowMapping?: boolean;
+  /** Threads reading in parallel (0: one per core, at most 8). */
+  threads?: number;
+  /** Bytes per read in the chunked path. */
+  chunkBytes?: number | bigint;
+  /** Limits checked before a byte is read: the load rejects with a TypeError naming the constant
+   * and the limit, and nothing changes. */
+  maxTensorBytes?: number | bigint;
+  maxTotalBytes?: number | bigint;
 }
 
 export declare class MLGraph {
@@ -146,11 +170,18 @@ export declare class MLGraph {
   /** Extension: how each executable step runs, known from build() on (empty on a backend that
    * does not report it). A non-empty `fallbackReason` is a step on the backend's reference kernel. */
   implementations(): MLStepImplementation[];
+  /** Extension: what each executable step cost over the dispatches so far, in execution order
+   * (empty unless the context was created with {profiling: true}). */
+  profile(): MLOperationProfile[];
   destroy(): void;
 }
 
 export interface MLStepImplementation {
   type: string; label: string; dataType: MLOperandDataType; implementation: string; fallbackReason: string;
+}
+
+export interface MLOperationProfile {
+  type: string; label: string; implementation: string; runs: number; totalMilliseconds: number;
 }
 
 export interface MLConstantOptions { label?: string }

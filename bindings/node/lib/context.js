@@ -2,7 +2,7 @@
 // builds, weight loads) runs in order on the context's timeline, each step off the main thread
 // where it may take long; what the spec checks synchronously is checked before queuing.
 'use strict';
-const { slots, construct, illegalConstructor, invalidState, nameRecord } = require('./internal');
+const { slots, construct, illegalConstructor, invalidState, nameRecord, plainLoadOptions } = require('./internal');
 const { validateBuffer, nativeView, byteLength, isBufferSource, normalizedDescriptor } = require('./buffers');
 const { MLTensor, wrapTensor } = require('./tensor');
 
@@ -129,7 +129,8 @@ class MLContext {
   // Extension: streams every one of `tensors` not yet complete from a weights file (safetensors,
   // GGUF, WebNN weights) by label, natively and off the main thread; options as
   // MLGraph.loadConstants: {names: record | Map | (label) => name, onProgress(bytesDone,
-  // bytesTotal), requireAll = true}.
+  // bytesTotal), requireAll = true, reload, allowMapping, threads, chunkBytes, maxTensorBytes,
+  // maxTotalBytes}.
   loadConstants(tensors, path, options = {}) {
     try {
       if (this.#isLost) throw invalidState('the MLContext is lost');
@@ -140,14 +141,15 @@ class MLContext {
       list.forEach((tensor, i) => this.#checkConstantTensor(tensor, `tensors[${i}]`));
       if (typeof path !== 'string') throw new TypeError('path must be a string');
       if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-      const { onProgress, requireAll = true } = options;
+      const { onProgress } = options;
       if (onProgress !== undefined && typeof onProgress !== 'function') {
         throw new TypeError('options.onProgress must be a function');
       }
       const names = nameRecord(options.names, () => list.filter((tensor) => !tensor.constantComplete));
+      const plain = plainLoadOptions(options);
       const natives = list.map((tensor) => tensor[slots.native]);
       return this.#enqueue(
-        () => this.#native.loadConstants(natives, path, names, Boolean(requireAll), onProgress));
+        () => this.#native.loadConstants(natives, path, names, plain, onProgress));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -2,7 +2,7 @@
 // are listed by pendingConstants() and filled after build(), each byte copied once from its
 // source into the backend's final storage.
 'use strict';
-const { slots, construct, illegalConstructor, invalidState, nameRecord } = require('./internal');
+const { slots, construct, illegalConstructor, invalidState, nameRecord, plainLoadOptions } = require('./internal');
 const { validateBuffer, isBufferSource, nativeView } = require('./buffers');
 const { MLOperand } = require('./operand');
 
@@ -51,6 +51,14 @@ class MLGraph {
     return this.#native.implementations();
   }
 
+  // Extension: what each executable step cost over the dispatches so far: [{type, label,
+  // implementation, runs, totalMilliseconds}], in execution order. Empty unless the context was
+  // created with {profiling: true}.
+  profile() {
+    this.#checkUsable();
+    return this.#native.profile();
+  }
+
   // Whole tensor: copies `data` (a buffer source of the constant's byte length, a typed array of
   // its data type or a Uint8Array) into the constant's storage; keeps no reference to it.
   setConstantData(operand, data) {
@@ -70,20 +78,24 @@ class MLGraph {
 
   // Streams every pending constant from a weights file (safetensors, GGUF, WebNN weights) by
   // label, natively and off the main thread. options: {names: record | Map | (label) => name,
-  // onProgress(bytesDone, bytesTotal), requireAll = true}.
+  // onProgress(bytesDone, bytesTotal), requireAll = true, reload (every constant, complete or
+  // not: a new weight set), allowMapping (constants kept as the file stores them adopt a map of
+  // it), threads, chunkBytes, maxTensorBytes, maxTotalBytes (limits checked before a byte is
+  // read)}.
   loadConstants(path, options = {}) {
     try {
       this.#checkUsable();
       if (typeof path !== 'string') throw new TypeError('path must be a string');
       if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-      const { onProgress, requireAll = true } = options;
+      const { onProgress } = options;
       if (onProgress !== undefined && typeof onProgress !== 'function') {
         throw new TypeError('options.onProgress must be a function');
       }
       const names = nameRecord(options.names, () => this.pendingConstants());
+      const plain = plainLoadOptions(options);
       const native = this.#native;
       return this.#context[slots.enqueue](
-        () => native.loadConstants(path, names, Boolean(requireAll), onProgress));
+        () => native.loadConstants(path, names, plain, onProgress));
     } catch (error) {
       return Promise.reject(error);
     }

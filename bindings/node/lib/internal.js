@@ -41,4 +41,11 @@ function nameRecord(names, pending) {
   throw new TypeError('options.names must be a record, a Map or a function');
 }
 
-module.exports = { slots, construct, illegalConstructor, domException, invalidState, nameRecord };
+// The plain members of loadConstants' options, passed to the native side as they are (it
+// converts them, WebIDL-like, and throws TypeError naming a member of the wrong type).
+function plainLoadOptions(options) {
+  const { requireAll = true, reload, allowMapping, threads, chunkBytes, maxTensorBytes, maxTotalBytes } = options;
+  return { requireAll, reload, allowMapping, threads, chunkBytes, maxTensorBytes, maxTotalBytes };
+}
+
+module.exports = { slots, construct, illegalConstructor, domException, invalidState, nameRecord, plainLoadOptions };

@@ -9,8 +9,9 @@ class ML {
     illegalConstructor(token);
   }
 
-  // options: MLContextOptions {powerPreference, accelerated}, and the extension `backend` (a
-  // name of availableBackends(); the default backend when missing). A GPUDevice is not accepted:
+  // options: MLContextOptions {powerPreference, accelerated}, and the extensions `backend` (a
+  // name of availableBackends(); the default backend when missing), numThreads, profiling,
+  // constantMemoryBudget and blockQuantizedInt8Activations (index.d.ts). A GPUDevice is not accepted:
   // webnn-cpp has no WebGPU interop.
   async createContext(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an MLContextOptions');

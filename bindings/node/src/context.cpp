@@ -59,7 +59,8 @@ Napi::Function NativeContext::define(Napi::Env env) {
                       InstanceMethod<&NativeContext::destroy>("destroy")});
 }
 
-// new NativeContext({powerPreference, backend})
+// new NativeContext({powerPreference, backend, numThreads, profiling, constantMemoryBudget,
+// blockQuantizedInt8Activations}): MLContextOptions and its extensions.
 NativeContext::NativeContext(const Napi::CallbackInfo& info)
     : Napi::ObjectWrap<NativeContext>(info) {
   Napi::Env env = info.Env();
@@ -72,6 +73,15 @@ NativeContext::NativeContext(const Napi::CallbackInfo& info)
     }
     const Napi::Value backend = object.Get("backend");
     if (!backend.IsUndefined()) options.backend = toDOMString(backend);
+    const Napi::Value threads = object.Get("numThreads");
+    if (!threads.IsUndefined()) options.numThreads = toU32(threads, "numThreads");
+    options.profiling = object.Get("profiling").ToBoolean().Value();
+    const Napi::Value budget = object.Get("constantMemoryBudget");
+    if (!budget.IsUndefined()) {
+      options.constantMemoryBudget = toByteOffset(budget, "constantMemoryBudget");
+    }
+    options.blockQuantizedInt8Activations =
+        object.Get("blockQuantizedInt8Activations").ToBoolean().Value();
   }
   context_ = guard(env, [&] { return createContext(options); });
 }
@@ -135,8 +145,8 @@ void NativeContext::writeConstantTensor(const Napi::CallbackInfo& info) {
   guard(env, [&] { context_.writeConstantTensor(tensor, offset, bytes); });
 }
 
-// loadConstants([tensor], path, names, requireAll, onProgress) -> Promise<undefined>, the tensors
-// read from the file off the main thread.
+// loadConstants([tensor], path, names, options, onProgress) -> Promise<undefined>, the tensors
+// read from the file off the main thread (options as load_worker.h's).
 Napi::Value NativeContext::loadConstants(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throwTypeError(env, "tensors must be an array of MLTensors");

@@ -23,6 +23,7 @@ Napi::Function NativeGraph::define(Napi::Env env) {
                       InstanceMethod<&NativeGraph::loadConstants>("loadConstants"),
                       InstanceMethod<&NativeGraph::descriptors>("descriptors"),
                       InstanceMethod<&NativeGraph::implementations>("implementations"),
+                      InstanceMethod<&NativeGraph::profile>("profile"),
                       InstanceMethod<&NativeGraph::destroy>("destroy")});
 }
 
@@ -61,7 +62,8 @@ void NativeGraph::writeConstantData(const Napi::CallbackInfo& info) {
   guard(env, [&] { graph_.writeConstantData(operand, offset, bytes); });
 }
 
-// loadConstants(path, names, requireAll, onProgress) -> Promise<undefined>
+// loadConstants(path, names, options, onProgress) -> Promise<undefined> (options as
+// load_worker.h's)
 Napi::Value NativeGraph::loadConstants(const Napi::CallbackInfo& info) {
   MLGraph graph = graph_;
   return startLoad(info, 0,
@@ -101,6 +103,26 @@ Napi::Value NativeGraph::implementations(const Napi::CallbackInfo& info) {
       step.Set("dataType", steps[i].dataType);
       step.Set("implementation", steps[i].implementation);
       step.Set("fallbackReason", steps[i].fallbackReason);
+      array.Set(static_cast<uint32_t>(i), step);
+    }
+    return array;
+  });
+}
+
+// [{type, label, implementation, runs, totalMilliseconds}], one per executable step, over the
+// dispatches so far (empty unless the context was created with profiling).
+Napi::Value NativeGraph::profile(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guard(env, [&] {
+    const std::vector<MLOperationProfile> steps = graph_.profile();
+    Napi::Array array = Napi::Array::New(env, steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+      Napi::Object step = Napi::Object::New(env);
+      step.Set("type", steps[i].type);
+      step.Set("label", steps[i].label);
+      step.Set("implementation", steps[i].implementation);
+      step.Set("runs", Napi::Number::New(env, static_cast<double>(steps[i].runs)));
+      step.Set("totalMilliseconds", steps[i].totalMilliseconds);
       array.Set(static_cast<uint32_t>(i), step);
     }
     return array;

@@ -17,13 +17,14 @@ namespace {
 class LoadWorker : public Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uint64_t>> {
  public:
   LoadWorker(Napi::Env env, LoadConstants load, std::string path,
-             std::map<std::string, std::string> names, bool requireAll, Napi::Value onProgress)
+             std::map<std::string, std::string> names, const LoadOptions& plain,
+             Napi::Value onProgress)
       : Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uint64_t>>(env, "webnn.loadConstants"),
         deferred_(Napi::Promise::Deferred::New(env)),
         load_(std::move(load)),
         path_(std::move(path)),
         names_(std::move(names)),
-        requireAll_(requireAll) {
+        plain_(plain) {
     if (onProgress.IsFunction()) onProgress_ = Napi::Persistent(onProgress.As<Napi::Function>());
   }
 
@@ -32,8 +33,7 @@ class LoadWorker : public Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uin
   void Execute(const ExecutionProgress& progress) override {
     error_.run([&] {
       std::unique_ptr<WeightSource> source = WeightSource::open(path_);
-      LoadOptions options;
-      options.requireAll = requireAll_;
+      LoadOptions options = plain_;
       if (!names_.empty()) {
         options.nameMapping = [this](const std::string& label) {
           auto it = names_.find(label);
@@ -80,10 +80,35 @@ class LoadWorker : public Napi::AsyncProgressQueueWorker<std::pair<uint64_t, uin
   LoadConstants load_;
   std::string path_;
   std::map<std::string, std::string> names_;
-  bool requireAll_;
+  LoadOptions plain_;  // no mapping or progress functions: those are made in Execute
   Napi::FunctionReference onProgress_{};
   CapturedError error_{};
 };
+
+// LoadOptions' plain members from the JS options object (undefined: the defaults).
+LoadOptions plainLoadOptions(const Napi::Value& value) {
+  LoadOptions options;
+  if (value.IsUndefined()) return options;
+  if (!value.IsObject()) throw Napi::TypeError::New(value.Env(), "options must be an object");
+  const Napi::Object object = value.As<Napi::Object>();
+  auto flag = [&](const char* name, bool& member) {
+    const Napi::Value given = object.Get(name);
+    if (!given.IsUndefined()) member = given.ToBoolean().Value();
+  };
+  auto bytes = [&](const char* name, uint64_t& member) {
+    const Napi::Value given = object.Get(name);
+    if (!given.IsUndefined()) member = toByteOffset(given, std::string("options.") + name);
+  };
+  flag("requireAll", options.requireAll);
+  flag("reload", options.reload);
+  flag("allowMapping", options.allowMapping);
+  const Napi::Value threads = object.Get("threads");
+  if (!threads.IsUndefined()) options.threads = toU32(threads, "options.threads");
+  bytes("chunkBytes", options.chunkBytes);
+  bytes("maxTensorBytes", options.maxTensorBytes);
+  bytes("maxTotalBytes", options.maxTotalBytes);
+  return options;
+}
 
 }  // namespace
 
@@ -99,9 +124,9 @@ Napi::Promise startLoad(const Napi::CallbackInfo& info, size_t first, LoadConsta
       names.emplace(label, toDOMString(record.Get(label)));
     }
   }
-  auto* worker =
-      new LoadWorker(env, std::move(load), info[first].As<Napi::String>().Utf8Value(),
-                     std::move(names), info[first + 2].ToBoolean().Value(), info[first + 3]);
+  const LoadOptions plain = plainLoadOptions(info[first + 2]);
+  auto* worker = new LoadWorker(env, std::move(load), info[first].As<Napi::String>().Utf8Value(),
+                                std::move(names), plain, info[first + 3]);
   Napi::Promise promise = worker->promise();
   worker->Queue();
   return promise;

@@ -57,6 +57,7 @@ class NativeGraph : public Napi::ObjectWrap<NativeGraph> {
   Napi::Value loadConstants(const Napi::CallbackInfo& info);
   Napi::Value descriptors(const Napi::CallbackInfo& info);
   Napi::Value implementations(const Napi::CallbackInfo& info);
+  Napi::Value profile(const Napi::CallbackInfo& info);
   void destroy(const Napi::CallbackInfo& info);
   MLGraph graph_{};
 };
