@@ -29,30 +29,18 @@
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_BLOCK_GEMM_X86 1
 #include <immintrin.h>
+
+#include "backends/cpu/kernels/avx512_lanes.h"
 #endif
 
 namespace webnn::cpu {
-
-namespace {
-
-// The integer at element `index` of packed values.
-inline int32_t elementAt(const uint8_t* values, uint64_t index, uint32_t bits, bool isSigned) {
-  if (bits == 8) {
-    return isSigned ? static_cast<int32_t>(static_cast<int8_t>(values[index]))
-                    : static_cast<int32_t>(values[index]);
-  }
-  const uint32_t nibble = (values[index / 2] >> ((index % 2) * 4)) & 0xF;
-  return isSigned ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
-}
-
-}  // namespace
 
 float BlockQuantizedWeights::scaleAt(uint64_t index) const {
   return halfScales ? halfToFloat(halfScales[index]) : scales[index];
 }
 
 int32_t BlockQuantizedWeights::zeroPointAt(uint64_t index) const {
-  return zeroPoints ? elementAt(zeroPoints, index, bits, isSigned) : uniformZeroPoint;
+  return zeroPoints ? packedElementAt(zeroPoints, index, bits, isSigned) : uniformZeroPoint;
 }
 
 namespace {
@@ -66,19 +54,6 @@ constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
 // Block `index`'s scale (F16C for float16 ones: every AVX-512F CPU has it).
 WEBNN_AVX512F_TARGET inline float scaleAvx512(const BlockQuantizedWeights& w, uint64_t index) {
   return w.halfScales ? _cvtsh_ss(w.halfScales[index]) : w.scales[index];
-}
-
-// The sum of the 16 lanes. Not _mm512_reduce_add_ps: GCC 12's passes _mm256_undefined_pd(),
-// (also behind _mm512_castps512_ps256), which -Wuninitialized reports (GCC bug 105593); a full
-// mask compiles to the same instruction.
-WEBNN_AVX512F_TARGET inline float sumOfLanes(__m512 v) {
-  const __m512d halves = _mm512_castps_pd(v);
-  const __m256 low = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, halves, 0));
-  const __m256 high = _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, halves, 1));
-  const __m256 eight = _mm256_add_ps(low, high);
-  const __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
-  const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
-  return _mm_cvtss_f32(_mm_add_ss(two, _mm_shuffle_ps(two, two, 1)));
 }
 
 // Rows x Cols outputs of C at (row, column) over the whole K.
@@ -154,7 +129,7 @@ WEBNN_AVX512F_TARGET void tileAvx512(const float* a, uint64_t lda, const BlockQu
   }
   for (int r = 0; r < Rows; ++r) {
     for (int j = 0; j < Cols; ++j) {
-      const float sum = sumOfLanes(acc[r][j]);
+      const float sum = avx512::lanesSum(acc[r][j]);
       c[r * ldc + j] = bias ? sum + bias[column + j] : sum;
     }
   }
@@ -283,7 +258,7 @@ WEBNN_AVX512F_TARGET void rowEightBitsAvx512(const float* x, const BlockQuantize
     }
   }
   for (int j = 0; j < Cols; ++j) {
-    const float sum = sumOfLanes(acc[j]);
+    const float sum = avx512::lanesSum(acc[j]);
     c[j] = bias ? sum + bias[column + j] : sum;
   }
 }
@@ -356,7 +331,7 @@ WEBNN_AVX512F_TARGET void rowAvx512(const float* x, const BlockQuantizedWeights&
       }
     }
     for (int j = 0; j < Cols; ++j) {
-      const float sum = sumOfLanes(_mm512_add_ps(even[j], odd[j]));
+      const float sum = avx512::lanesSum(_mm512_add_ps(even[j], odd[j]));
       c[j] = bias ? sum + bias[column + j] : sum;
     }
   } else {
@@ -609,7 +584,7 @@ void columnsPortable(uint64_t m, const float* a, uint64_t lda, const BlockQuanti
         const float scale = w.scaleAt(index);
         const int32_t zeroPoint = w.zeroPointAt(index);
         for (uint64_t k = block * w.blockSize; k < (block + 1) * w.blockSize; ++k) {
-          const int32_t q = elementAt(w.values, column * w.k + k, w.bits, w.isSigned);
+          const int32_t q = packedElementAt(w.values, column * w.k + k, w.bits, w.isSigned);
           sum += x[k] * (static_cast<float>(q - zeroPoint) * scale);
         }
       }

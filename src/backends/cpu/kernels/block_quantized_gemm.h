@@ -12,6 +12,18 @@
 
 namespace webnn::cpu {
 
+// Element `index` of packed integers (4 bits: low nibble first; 8 bits: one byte each), signed or
+// not: the weights' and zero points' storage, read by the kernels' portable loops.
+inline int32_t packedElementAt(const uint8_t* values, uint64_t index, uint32_t bits,
+                               bool isSigned) {
+  if (bits == 8) {
+    return isSigned ? static_cast<int32_t>(static_cast<int8_t>(values[index]))
+                    : static_cast<int32_t>(values[index]);
+  }
+  const uint32_t nibble = (values[index / 2] >> ((index % 2) * 4)) & 0xF;
+  return isSigned ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
+}
+
 struct BlockQuantizedWeights {
   const uint8_t* values = nullptr;  // N x K elements, row-major, packed (4 bits: low nibble first)
   const float* scales = nullptr;    // N x (K / blockSize) float32, or

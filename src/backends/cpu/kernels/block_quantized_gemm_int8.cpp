@@ -32,6 +32,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #define WEBNN_INT8_GEMM_X86 1
 #include <immintrin.h>
+
+#include "backends/cpu/kernels/avx512_lanes.h"
 #endif
 
 namespace webnn::cpu {
@@ -43,12 +45,6 @@ constexpr uint64_t kParallelMultiplyAdds = 1ull << 16;
 // How far ahead in each column's weights the kernel prefetches: 8 KiB (4 KiB, the float kernel's
 // distance, and 16 KiB were slower; this kernel goes through each column's bytes faster).
 constexpr uint64_t kPrefetchBytes = 8192;
-
-// A row's weight element `index` (4 bits, low nibble first) as an integer.
-inline int32_t nibbleAt(const uint8_t* values, uint64_t index, bool isSigned) {
-  const uint32_t nibble = (values[index / 2] >> ((index % 2) * 4)) & 0xF;
-  return isSigned ? static_cast<int32_t>(nibble ^ 8) - 8 : static_cast<int32_t>(nibble);
-}
 
 // One row of A quantized per block of 32: int8 values (in natural order), each block's scale and
 // the sum of its int8 values.
@@ -95,7 +91,7 @@ void columnsPortable(const QuantizedRow& row, const BlockQuantizedWeights& w, co
       const uint64_t block = column * w.blocksPerRow() + s / perWeightBlock;
       int32_t dot = 0;
       for (uint64_t i = s * kActivationBlock; i < (s + 1) * kActivationBlock; ++i) {
-        dot += row.values[i] * nibbleAt(w.values, column * w.k + i, w.isSigned);
+        dot += row.values[i] * packedElementAt(w.values, column * w.k + i, 4, w.isSigned);
       }
       dot -= w.zeroPointAt(block) * row.sums[s];
       sum += w.scaleAt(block) * row.scales[s] * static_cast<float>(dot);
@@ -107,32 +103,6 @@ void columnsPortable(const QuantizedRow& row, const BlockQuantizedWeights& w, co
 #ifdef WEBNN_INT8_GEMM_X86
 #define WEBNN_VNNI_TARGET \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx2,fma,f16c")))
-
-// The halves of a zmm (not _mm512_extractf32x8_ps / castps512_ps256: GCC 12 passes
-// _mm256_undefined_pd() in those, which -Wuninitialized reports, GCC bug 105593; a full mask
-// compiles to the same instruction).
-WEBNN_VNNI_TARGET inline __m256 lowHalf(__m512 v) {
-  return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, _mm512_castps_pd(v), 0));
-}
-WEBNN_VNNI_TARGET inline __m256 highHalf(__m512 v) {
-  return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(__mmask8{0xFF}, _mm512_castps_pd(v), 1));
-}
-
-// The sum of the 16 lanes.
-WEBNN_VNNI_TARGET inline float lanesSum(__m512 v) {
-  const __m256 eight = _mm256_add_ps(lowHalf(v), highHalf(v));
-  const __m128 four = _mm_add_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
-  const __m128 two = _mm_add_ps(four, _mm_movehl_ps(four, four));
-  return _mm_cvtss_f32(_mm_add_ss(two, _mm_movehdup_ps(two)));
-}
-
-// The largest of the 16 lanes.
-WEBNN_VNNI_TARGET inline float lanesMax(__m512 v) {
-  const __m256 eight = _mm256_max_ps(lowHalf(v), highHalf(v));
-  const __m128 four = _mm_max_ps(_mm256_castps256_ps128(eight), _mm256_extractf128_ps(eight, 1));
-  const __m128 two = _mm_max_ps(four, _mm_movehl_ps(four, four));
-  return _mm_cvtss_f32(_mm_max_ss(two, _mm_movehdup_ps(two)));
-}
 
 // A row quantized for the VNNI kernel: per pair of blocks p, 64 bytes (even elements of block 2p,
 // of 2p + 1, odd of 2p, of 2p + 1), and per pair a zmm of the two blocks' scales in the lanes their
@@ -170,7 +140,7 @@ WEBNN_VNNI_TARGET void quantizeRowVnni(const float* a, uint64_t k, PackedRow& ro
     const float* x = a + s * kActivationBlock;
     const __m512 first = _mm512_loadu_ps(x), second = _mm512_loadu_ps(x + 16);
     const __m512 magnitudes = _mm512_max_ps(_mm512_abs_ps(first), _mm512_abs_ps(second));
-    const float largest = lanesMax(magnitudes);
+    const float largest = avx512::lanesMax(magnitudes);
     const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
     const __m512 scale = _mm512_set1_ps(inverse);
     const __m512i even = quantizeLanes(_mm512_permutex2var_ps(first, evenIndex, second), scale);
@@ -284,7 +254,7 @@ WEBNN_VNNI_TARGET void rowColumnsVnni(const PackedRow& row, const BlockQuantized
     }
   }
   for (int j = 0; j < Cols; ++j) {
-    const float sum = lanesSum(acc[j]);
+    const float sum = avx512::lanesSum(acc[j]);
     c[j] = bias ? sum + bias[column + j] : sum;
   }
 }

@@ -47,8 +47,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) __m512 applyAvx512(__m512 a
 }
 
 template <GlueOp kOp, bool kVaryingB>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void rowAvx512(const float* a, const float* b, int64_t count,
-                                                   float scale, float zero, uint8_t* y) {
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void rowAvx512(const float* a, const float* b,
+                                                                    int64_t count, float scale,
+                                                                    float zero, uint8_t* y) {
   const __m512 s = _mm512_set1_ps(scale), z = _mm512_set1_ps(zero);
   const __m512 low = _mm512_setzero_ps(), high = _mm512_set1_ps(255.0f);
   const __m512 scalarB = _mm512_set1_ps(kVaryingB ? 0.0f : b[0]);
@@ -106,9 +107,9 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void transposedAvx512(
     const __mmask16 mask = count == 16 ? __mmask16(0xffff) : __mmask16((1u << count) - 1u);
     __m512 r[16];
     for (int64_t c = 0; c < 16; ++c) {
-      r[c] = c < count ? _mm512_maskz_loadu_ps(positionMask,
-                                               b + (n * channels + c0 + c) * spatial + s0)
-                       : _mm512_setzero_ps();
+      r[c] = c < count
+                 ? _mm512_maskz_loadu_ps(positionMask, b + (n * channels + c0 + c) * spatial + s0)
+                 : _mm512_setzero_ps();
     }
     transpose16x16(r);  // r[p]: the 16 channels at position s0 + p
     for (int64_t p = 0; p < positions; ++p) {
@@ -124,8 +125,8 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void transposedAvx512(
   }
 }
 
-using Transposed = void (*)(const float*, const float*, int64_t, int64_t, int64_t, int64_t,
-                            int64_t, float, float, uint8_t*);
+using Transposed = void (*)(const float*, const float*, int64_t, int64_t, int64_t, int64_t, int64_t,
+                            float, float, uint8_t*);
 
 Transposed avx512Transposed(GlueOp op) {
   switch (op) {
