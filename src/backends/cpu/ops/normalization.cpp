@@ -1,6 +1,7 @@
 // batchNormalization, layerNormalization and instanceNormalization on the cpu backend, float32,
 // kernels of our own: per channel or per row, statistics in double, the normalization
-// (x - mean) * (scale / sqrt(variance + epsilon)) + bias in float, vectorized, OpenMP over rows.
+// (x - mean) * (scale / sqrt(variance + epsilon)) + bias in float, vectorized for the CPU that runs
+// them (kernels/normalization_rows.h), OpenMP over rows.
 // layerNormalization over the trailing axes in order runs on contiguous rows; over any other axes
 // (in any order, or none) each row walks its elements with an odometer. Other types stay on the
 // reference.
@@ -11,6 +12,7 @@
 #include "graph/op_limits.h"
 
 #include "backends/cpu/cpu_op.h"
+#include "backends/cpu/kernels/normalization_rows.h"
 
 namespace webnn::cpu {
 namespace {
@@ -20,41 +22,6 @@ constexpr int64_t kParallelElements = int64_t{1} << 14;
 const float* optionalData(const DispatchTensors& tensors,
                           const std::optional<graph::OperandId>& id) {
   return id ? tensors[*id].as<float>() : nullptr;
-}
-
-// Normalizes `count` elements of `x` into `y` with the row's mean and inverse deviation.
-inline void normalizeRow(const float* x, float* y, int64_t count, float mean, float inverse,
-                         const float* scale, const float* bias) {
-  if (scale && bias) {
-#pragma omp simd
-    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse * scale[i] + bias[i];
-  } else if (scale) {
-#pragma omp simd
-    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse * scale[i];
-  } else if (bias) {
-#pragma omp simd
-    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse + bias[i];
-  } else {
-#pragma omp simd
-    for (int64_t i = 0; i < count; ++i) y[i] = (x[i] - mean) * inverse;
-  }
-}
-
-// The mean and 1 / sqrt(variance + epsilon) of `count` contiguous floats (two passes, double).
-inline void rowStatistics(const float* x, int64_t count, double epsilon, float& mean,
-                          float& inverse) {
-  double sum = 0;
-#pragma omp simd reduction(+ : sum)
-  for (int64_t i = 0; i < count; ++i) sum += x[i];
-  const double m = sum / static_cast<double>(count);
-  double squares = 0;
-#pragma omp simd reduction(+ : squares)
-  for (int64_t i = 0; i < count; ++i) {
-    const double d = x[i] - m;
-    squares += d * d;
-  }
-  mean = static_cast<float>(m);
-  inverse = static_cast<float>(1.0 / std::sqrt(squares / static_cast<double>(count) + epsilon));
 }
 
 class BatchNormalizationOp final : public CpuOp {
@@ -88,10 +55,7 @@ class BatchNormalizationOp final : public CpuOp {
     for (int64_t row = 0; row < rows; ++row) {
       const int64_t c = row % channels;
       const float m = mean[c], k = multiplier[static_cast<size_t>(c)], b = bias ? bias[c] : 0.0f;
-      const float* xr = x + row * inner;
-      float* yr = y + row * inner;
-#pragma omp simd
-      for (int64_t i = 0; i < inner; ++i) yr[i] = (xr[i] - m) * k + b;
+      affineRow(x + row * inner, y + row * inner, inner, m, k, b);
     }
   }
   std::string implementation() const override {
@@ -124,9 +88,7 @@ class LayerNormalizationOp final : public CpuOp {
     const double epsilon = attributes_.epsilon;
 #pragma omp parallel for schedule(static) if (rows > 1 && rows * length > kParallelElements)
     for (int64_t row = 0; row < rows; ++row) {
-      float mean = 0, inverse = 0;
-      rowStatistics(x + row * length, length, epsilon, mean, inverse);
-      normalizeRow(x + row * length, y + row * length, length, mean, inverse, scale, bias);
+      layerNormalizeRow(x + row * length, y + row * length, length, epsilon, scale, bias);
     }
   }
   std::string implementation() const override {
@@ -246,10 +208,7 @@ class InstanceNormalizationOp final : public CpuOp {
         float mean = 0, inverse = 0;
         rowStatistics(x + row * spatial, spatial, epsilon, mean, inverse);
         const float k = scale ? inverse * scale[c] : inverse, b = bias ? bias[c] : 0.0f;
-        const float* xr = x + row * spatial;
-        float* yr = y + row * spatial;
-#pragma omp simd
-        for (int64_t i = 0; i < spatial; ++i) yr[i] = (xr[i] - mean) * k + b;
+        affineRow(x + row * spatial, y + row * spatial, spatial, mean, k, b);
       }
       return;
     }
