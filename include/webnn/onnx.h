@@ -74,6 +74,27 @@ struct ImportedModel {
   std::string producer{};
 };
 
+// What a model asks of the runtime, read from its structure alone (no weight byte, nothing
+// built): for a caller to choose its context's options before it imports the model.
+struct ModelSummary {
+  int64_t opsetVersion = 0;
+  std::string producer{};
+  // com.microsoft MatMulNBits nodes (in the graph and its subgraphs), and how many of them set
+  // accuracy_level 4: int8 compute allowed, where ONNX Runtime multiplies int8-quantized
+  // activations with the 4-bit weights.
+  size_t blockQuantizedMatMuls = 0;
+  size_t int8AccuracyMatMuls = 0;
+  // Every MatMulNBits node allows int8 activations (MLContextOptions::
+  // blockQuantizedInt8Activations computes them so, as ONNX Runtime does for such a model).
+  bool allowsInt8Activations() const {
+    return blockQuantizedMatMuls > 0 && int8AccuracyMatMuls == blockQuantizedMatMuls;
+  }
+};
+
+// Parses `path` as importModel does (DataError for a malformed file) and summarizes it.
+WEBNN_EXPORT ModelSummary summarizeModel(const std::string& path,
+                                         const ImportOptions& options = {});
+
 // Parses `path`, checks that every op and attribute is supported (one NotSupportedError listing
 // every unsupported op type with its count otherwise, before any weight byte is read), then calls
 // `builder` for every node. Throws webnn::Error: DataError for malformed or inconsistent files

@@ -489,6 +489,47 @@ void describePackedWeights(const ::onnx::GraphProto& graph, std::vector<WeightEn
 
 }  // namespace
 
+namespace {
+
+// "producer_name producer_version".
+std::string producerOf(const ::onnx::ModelProto& model) {
+  return model.producer_name() +
+         (model.producer_version().empty() ? "" : " " + model.producer_version());
+}
+
+// Counts the MatMulNBits nodes of `graph` and of its nodes' subgraphs, and those that set
+// accuracy_level 4.
+void countBlockQuantizedMatMuls(const ::onnx::GraphProto& graph, ModelSummary& summary) {
+  for (const auto& node : graph.node()) {
+    if (node.op_type() == "MatMulNBits" && node.domain() == "com.microsoft") {
+      ++summary.blockQuantizedMatMuls;
+      for (const auto& attribute : node.attribute()) {
+        if (attribute.name() == "accuracy_level" && attribute.i() == 4) {
+          ++summary.int8AccuracyMatMuls;
+        }
+      }
+    }
+    for (const auto& attribute : node.attribute()) {
+      if (attribute.has_g()) countBlockQuantizedMatMuls(attribute.g(), summary);
+      for (const auto& subgraph : attribute.graphs()) countBlockQuantizedMatMuls(subgraph, summary);
+    }
+  }
+}
+
+}  // namespace
+
+ModelSummary summarizeModel(const std::string& path, const ImportOptions& options) {
+  StrippedModel stripped;
+  const auto reader = options.reader ? options.reader : std::make_shared<FileReader>();
+  uint64_t modelSize = 0;
+  const ::onnx::ModelProto model = parseModel(path, stripped, *reader, modelSize);
+  ModelSummary summary;
+  summary.opsetVersion = defaultOpset(model, path);
+  summary.producer = producerOf(model);
+  countBlockQuantizedMatMuls(model.graph(), summary);
+  return summary;
+}
+
 ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
                           const ImportOptions& options) {
   StrippedModel stripped;
@@ -534,8 +575,7 @@ ImportedModel importModel(const std::string& path, MLGraphBuilder& builder,
   ImportedModel result;
   result.weights = makeModelWeightSource(path, std::move(entries), reader);
   result.opsetVersion = opset;
-  result.producer = model.producer_name() +
-                    (model.producer_version().empty() ? "" : " " + model.producer_version());
+  result.producer = producerOf(model);
 
   Context c(builder, opset, *result.weights, {options.maxTensorBytes, options.maxFoldedBytes});
   c.constantTensor = options.constantTensor;

@@ -31,6 +31,7 @@ struct Case {
   bool bias = false;
   bool float16 = false;
   bool trivialGroups = false;  // a g_idx input with the order MatMulNBits has without it
+  int64_t accuracyLevel = 4;
 };
 
 // A MatMulNBits model with its weights, input and the output computed from the same numbers.
@@ -138,7 +139,7 @@ void make(Made& made, const Case& t) {
   ModelMaker::attr(node, "N", t.n);
   ModelMaker::attr(node, "bits", t.bits);
   ModelMaker::attr(node, "block_size", t.blockSize);
-  ModelMaker::attr(node, "accuracy_level", int64_t{4});
+  ModelMaker::attr(node, "accuracy_level", t.accuracyLevel);
   m.output("y");
 
   made.a.resize(static_cast<size_t>(t.m * t.k));
@@ -236,6 +237,30 @@ TEST(OnnxMatMulNBits, BiasFloatZeroPointsAndTheTrivialGroupOrder) {
 TEST(OnnxMatMulNBits, Float16Activations) {
   expectProduct({.float16 = true}, 1e-2);
   expectProduct({.bits = 8, .zeroPoints = ZeroPoints::Packed, .bias = true, .float16 = true}, 1e-2);
+}
+
+// summarizeModel reads what the model asks without building it: MatMulNBits with accuracy_level
+// 4 allow int8 activations (ONNX Runtime computes them so); any other level, or a model without
+// MatMulNBits, does not.
+TEST(OnnxMatMulNBits, TheSummarySaysWhetherEveryNodeAllowsInt8Activations) {
+  for (const int64_t level : {int64_t{4}, int64_t{0}, int64_t{1}}) {
+    Made made;
+    make(made, {.accuracyLevel = level});
+    const onnx::ModelSummary summary = onnx::summarizeModel(made.maker.save());
+    EXPECT_EQ(summary.blockQuantizedMatMuls, 1u);
+    EXPECT_EQ(summary.int8AccuracyMatMuls, level == 4 ? 1u : 0u);
+    EXPECT_EQ(summary.allowsInt8Activations(), level == 4) << level;
+    EXPECT_GT(summary.opsetVersion, 0);
+  }
+  ModelMaker plain;
+  plain.input("x", {2});
+  plain.node("Relu", {"x"}, {"y"});
+  plain.output("y");
+  const onnx::ModelSummary none = onnx::summarizeModel(plain.save());
+  EXPECT_EQ(none.blockQuantizedMatMuls, 0u);
+  EXPECT_FALSE(none.allowsInt8Activations());
+  expectError([] { onnx::summarizeModel("/nonexistent/model.onnx"); }, Error::Kind::OperationError,
+              {"model.onnx"});
 }
 
 // B, in the file as uint8 [N, n_blocks, blob_size], is described as uint4 [N, n_blocks,

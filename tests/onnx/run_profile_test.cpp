@@ -74,6 +74,59 @@ TEST(RunProfile, ConcurrentDispatchesAreTimed) {
 }
 
 #ifdef WEBNN_HAVE_CPU
+// A MatMulNBits of 4-bit weights: `webnn run` multiplies int8 activations when the model's nodes
+// set accuracy_level 4 (as ONNX Runtime does), float32 ones otherwise; the flags override it.
+TEST(RunActivations, FourBitProductsFollowTheModelsAccuracyLevelUnlessTold) {
+  if (!std::getenv("WEBNN_TOOL")) GTEST_SKIP() << "WEBNN_TOOL is not set (run through ctest)";
+  auto make = [](int64_t accuracyLevel) {
+    testing::ModelMaker m;
+    m.opset("com.microsoft", 1);
+    m.input("x", {1, 64});
+    std::string weights(8 * 2 * 16, '\0');
+    for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<char>(i * 37 % 256);
+    m.raw("B", 2, {8, 2, 16}, weights);  // uint8: N 8, 2 blocks of 32 4-bit values
+    m.floats("scales", {16}, std::vector<float>(16, 0.05f));
+    auto& node = m.node("MatMulNBits", {"x", "B", "scales"}, {"y"});
+    node.set_domain("com.microsoft");
+    testing::ModelMaker::attr(node, "K", int64_t{64});
+    testing::ModelMaker::attr(node, "N", int64_t{8});
+    testing::ModelMaker::attr(node, "bits", int64_t{4});
+    testing::ModelMaker::attr(node, "block_size", int64_t{32});
+    testing::ModelMaker::attr(node, "accuracy_level", accuracyLevel);
+    m.output("y");
+    return std::pair{m.save(), m.folder()};
+  };
+  const auto [asksInt8, folder] = make(4);
+  const auto [asksFloat, otherFolder] = make(0);
+  auto run = [&](const std::string& model, const std::string& flags) {
+    const auto out =
+        testing::runTool("run '" + model + "' --backend cpu --random-inputs --iterations 1 " +
+                         flags + " --output-dir '" + folder + "'");
+    EXPECT_EQ(out.status, 0) << out.text;
+    return out.text;
+  };
+  EXPECT_NE(run(asksInt8, "")
+                .find("4-bit products: int8 activations (1 of the model's 1 "
+                      "MatMulNBits set accuracy_level 4)"),
+            std::string::npos);
+  EXPECT_NE(run(asksFloat, "").find("4-bit products: float32 activations (0 of the model's 1"),
+            std::string::npos);
+  EXPECT_NE(run(asksInt8, "--float-activations")
+                .find("4-bit products: float32 activations (--float-activations)"),
+            std::string::npos);
+  EXPECT_NE(run(asksFloat, "--int8-activations")
+                .find("4-bit products: int8 activations (--int8-activations)"),
+            std::string::npos);
+  const auto both = testing::runTool("run '" + asksInt8 +
+                                     "' --int8-activations --float-activations --random-inputs");
+  EXPECT_NE(both.status, 0) << both.text;
+  // A model without MatMulNBits says nothing of it.
+  testing::ModelMaker plain;
+  plain.input("x", {2});
+  plain.node("Relu", {"x"}, {"y"});
+  plain.output("y");
+  EXPECT_EQ(run(plain.save(), "").find("4-bit products"), std::string::npos);
+}
 // The cpu backend runs a gru whose gates are relu on the reference kernel: `webnn run` says so
 // after the run (one line per kind of fallback, with its share of the time under --profile), and
 // --strict refuses the model before loading it.

@@ -48,9 +48,12 @@ struct RunOptions {
   std::string memoryBudget;  // bytes of weights kept in memory of the backend's own (empty: all)
   bool json = false;
   bool profile = false;
-  bool int8Activations = false;  // MLContextOptions::blockQuantizedInt8Activations
-  bool strict = false;           // a fallback step is an error
-  uint32_t concurrent = 0;       // > 1: also time that many dispatches at once (threads, contexts)
+  // MLContextOptions::blockQuantizedInt8Activations: --int8-activations / --float-activations;
+  // neither: what the model's MatMulNBits ask (accuracy_level 4: int8, as ONNX Runtime).
+  bool int8Activations = false;
+  bool floatActivations = false;
+  bool strict = false;      // a fallback step is an error
+  uint32_t concurrent = 0;  // > 1: also time that many dispatches at once (threads, contexts)
   // NAME=DIMS: one more graph of the model with that input shape, over the same weights (constant
   // tensors, loaded once); repeatable.
   std::vector<std::string> alsoShapes;
@@ -278,7 +281,21 @@ int run(const RunOptions& o) {
   contextOptions.backend = o.backend;
   contextOptions.numThreads = o.threads;
   contextOptions.profiling = o.profile;
-  contextOptions.blockQuantizedInt8Activations = o.int8Activations;
+  // The context is made before the import, so the model's own choice is read first (its
+  // structure only: a millisecond or two, counted in the parse time).
+  auto start = Clock::now();
+  std::string activationsReason;
+  if (o.int8Activations || o.floatActivations) {
+    contextOptions.blockQuantizedInt8Activations = o.int8Activations;
+    activationsReason = o.int8Activations ? "--int8-activations" : "--float-activations";
+  } else if (const onnx::ModelSummary summary = onnx::summarizeModel(o.model, importOptions);
+             summary.blockQuantizedMatMuls > 0) {
+    contextOptions.blockQuantizedInt8Activations = summary.allowsInt8Activations();
+    activationsReason = std::to_string(summary.int8AccuracyMatMuls) + " of the model's " +
+                        std::to_string(summary.blockQuantizedMatMuls) +
+                        " MatMulNBits set accuracy_level 4";
+  }
+  const double summaryMs = msSince(start);
   setLimit(contextOptions.constantMemoryBudget, o.memoryBudget, "--memory-budget");
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
@@ -303,9 +320,9 @@ int run(const RunOptions& o) {
     };
   }
 
-  auto start = Clock::now();
+  start = Clock::now();
   onnx::ImportedModel model = onnx::importModel(o.model, builder, importOptions);
-  const double parseMs = msSince(start);
+  const double parseMs = summaryMs + msSince(start);
   // Same-shaped single-dim overrides given by input name ("--dim x=1,3,64,64") apply too.
   start = Clock::now();
   MLGraph graph = builder.build(model.outputOperands);
@@ -555,6 +572,17 @@ int run(const RunOptions& o) {
               model.producer.c_str(), context.backendName().c_str());
   std::printf("graph: %zu nodes mapped, %zu folded at import, %zu weights (%.2f MiB)\n",
               model.nodeCount, model.foldedNodeCount, model.weightCount, mib(model.weightBytes));
+  if (!activationsReason.empty()) {
+    // Only the cpu backend has int8 activations; the others compute the products in float32.
+    const bool int8 =
+        contextOptions.blockQuantizedInt8Activations && context.backendName() == "cpu";
+    std::printf(
+        "4-bit products: %s activations (%s%s)\n", int8 ? "int8" : "float32",
+        activationsReason.c_str(),
+        contextOptions.blockQuantizedInt8Activations && !int8
+            ? ("; the " + context.backendName() + " backend has no int8 activations").c_str()
+            : "");
+  }
   std::printf("time: parse %.1f ms, build %.1f ms, load %.1f ms, first dispatch %.1f ms", parseMs,
               buildMs, loadMs, firstMs);
   if (!steady.empty()) {
@@ -652,11 +680,17 @@ WEBNN_COMMAND("run", registerRunCommand,
       "largest float32 weights beyond it, and weights its steps read as stored anyway (4-bit "
       "LLM weights), are read from a memory map of the file, which the system drops and reads "
       "again under memory pressure (a model larger than memory runs, slower)");
-  app.add_flag("--int8-activations", o->int8Activations,
-               "Matmuls on 4-bit block-quantized weights (MatMulNBits, GGUF q4_0) quantize their "
-               "activations to int8 per block of 32 and multiply as integers, as llama.cpp and "
-               "ONNX Runtime's accuracy_level 4 do: faster, about 1e-2 from the float result "
-               "(cpu backend, AVX-512 VNNI)");
+  auto* int8 = app.add_flag(
+      "--int8-activations", o->int8Activations,
+      "Matmuls on 4-bit block-quantized weights (MatMulNBits, GGUF q4_0) quantize their "
+      "activations to int8 per block of 32 and multiply as integers, as llama.cpp and ONNX "
+      "Runtime's accuracy_level 4 do: faster, about 1e-2 from the float result (cpu backend, "
+      "AVX-512 VNNI). Without it or --float-activations, what the model's MatMulNBits ask: int8 "
+      "when every one sets accuracy_level 4");
+  app.add_flag("--float-activations", o->floatActivations,
+               "Matmuls on 4-bit block-quantized weights multiply float32 activations, whatever "
+               "accuracy_level the model's MatMulNBits set")
+      ->excludes(int8);
   app.add_flag("--profile", o->profile,
                "Time every step of every dispatch; print a per-op table (type, count, ms, share, "
                "implementation)");

@@ -170,6 +170,28 @@ void registerOnnx(py::module_& module) {
       py::arg("path"), py::arg("builder"), py::kw_only(),
       py::arg("input_shapes") = std::map<std::string, std::vector<uint32_t>>{},
       py::arg("dimensions") = std::map<std::string, uint32_t>{});
+  module.def(
+      "onnx_summarize",
+      [](const py::handle& pathObject) {
+        py::object path = py::reinterpret_borrow<py::object>(pathObject);
+        if (!py::isinstance<py::str>(path) && py::hasattr(path, "__fspath__"))
+          path = path.attr("__fspath__")();
+        const std::string file = path.cast<std::string>();
+        onnx::ModelSummary summary;
+        {
+          py::gil_scoped_release release;
+          summary = onnx::summarizeModel(file);
+        }
+        py::dict dict;
+        dict["opset_version"] = summary.opsetVersion;
+        dict["producer"] = summary.producer;
+        dict["block_quantized_matmuls"] = summary.blockQuantizedMatMuls;
+        dict["int8_accuracy_matmuls"] = summary.int8AccuracyMatMuls;
+        dict["allows_int8_activations"] = summary.allowsInt8Activations();
+        return dict;
+      },
+      py::arg("path"),
+      "What the model asks of the runtime, from its structure alone (no weight byte read).");
   module.attr("HAVE_ONNX") = true;
 #else
   module.attr("HAVE_ONNX") = false;

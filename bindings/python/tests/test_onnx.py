@@ -85,3 +85,43 @@ def test_a_model_that_is_no_model_is_a_data_error(tmp_path):
     path.write_bytes(b"\x0a\xff\xff\xff\xff\x0f")
     with pytest.raises(webnn.DataError):
         webnn.InferenceSession(str(path))
+
+
+def make_nbits_model(path, accuracy_level):
+    """One com.microsoft MatMulNBits: x [1, 64] times 8 columns of 4-bit weights in blocks of 32."""
+    weights = (np.arange(8 * 2 * 16) * 37 % 256).astype(np.uint8).reshape(8, 2, 16)
+    node = helper.make_node("MatMulNBits", ["x", "B", "scales"], ["y"], domain="com.microsoft",
+                            K=64, N=8, bits=4, block_size=32, accuracy_level=accuracy_level)
+    graph = helper.make_graph(
+        [node], "nbits",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8])],
+        [numpy_helper.from_array(weights, "B"),
+         numpy_helper.from_array(np.full(16, 0.05, np.float32), "scales")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("com.microsoft", 1)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def test_a_session_follows_the_models_accuracy_level_for_four_bit_products(tmp_path, model_path):
+    if "cpu" not in webnn.available_backends():
+        pytest.skip("int8 activations are the cpu backend's")
+    asks_int8, asks_float = str(tmp_path / "acc4.onnx"), str(tmp_path / "acc0.onnx")
+    make_nbits_model(asks_int8, 4)
+    make_nbits_model(asks_float, 0)
+    summary = webnn.onnx.summarize(asks_int8)
+    assert summary["block_quantized_matmuls"] == 1 and summary["int8_accuracy_matmuls"] == 1
+    assert summary["allows_int8_activations"]
+    assert not webnn.onnx.summarize(asks_float)["allows_int8_activations"]
+    assert webnn.onnx.summarize(model_path)["block_quantized_matmuls"] == 0
+
+    def step(path, **options):
+        session = webnn.InferenceSession(path, backend="cpu", **options)
+        (only,) = session._graph.implementations()
+        return only["implementation"]
+
+    assert "int8 activations" in step(asks_int8)
+    assert "int8 activations" not in step(asks_float)
+    assert "int8 activations" not in step(asks_int8, int8_activations=False)
+    assert "int8 activations" in step(asks_float, int8_activations=True)

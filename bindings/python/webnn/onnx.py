@@ -21,6 +21,17 @@ def load(path: Path, builder: _webnn.MLGraphBuilder, *,
                             dimensions=dimensions or {})
 
 
+def summarize(path: Path) -> Mapping[str, Any]:
+    """What the model asks of the runtime, read from its structure alone (no weight byte, nothing
+    built): opset_version, producer, block_quantized_matmuls (com.microsoft MatMulNBits nodes),
+    int8_accuracy_matmuls (those with accuracy_level 4) and allows_int8_activations (every one
+    of them: create the context with block_quantized_int8_activations=True to compute as ONNX
+    Runtime does)."""
+    if not _webnn.HAVE_ONNX:
+        raise _webnn.NotSupportedError("this build of webnn-cpp has no ONNX importer (libonnx-dev)")
+    return _webnn.onnx_summarize(path)
+
+
 def load_graph(path: Path, context: _webnn.MLContext, *,
                input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
                dimensions: Optional[Mapping[str, int]] = None,

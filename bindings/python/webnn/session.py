@@ -30,14 +30,20 @@ class NodeArg:
 
 class InferenceSession:
     """The model imported weightless on a new context, built, its weights streamed in once.
-    `providers` is accepted for ONNX Runtime's signature and ignored; `backend` chooses."""
+    `providers` is accepted for ONNX Runtime's signature and ignored; `backend` chooses.
+    Products on 4-bit weights (MatMulNBits) multiply int8 activations when every such node sets
+    accuracy_level 4, as ONNX Runtime does; `int8_activations` True or False overrides that."""
 
     def __init__(self, path: _onnx.Path, sess_options: Any = None,
                  providers: Optional[Sequence[Any]] = None, *, backend: Optional[str] = None,
                  input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
-                 dimensions: Optional[Mapping[str, int]] = None) -> None:
+                 dimensions: Optional[Mapping[str, int]] = None,
+                 int8_activations: Optional[bool] = None) -> None:
         del sess_options, providers
-        self._context = _webnn.create_context(backend=backend)
+        if int8_activations is None:
+            int8_activations = bool(_onnx.summarize(path)["allows_int8_activations"])
+        self._context = _webnn.create_context(
+            backend=backend, block_quantized_int8_activations=int8_activations)
         self._graph, self._model = _onnx.load_graph(path, self._context,
                                                     input_shapes=input_shapes,
                                                     dimensions=dimensions)
