@@ -281,6 +281,7 @@ int run(const RunOptions& o) {
   contextOptions.backend = o.backend;
   contextOptions.numThreads = o.threads;
   contextOptions.profiling = o.profile;
+  setLimit(contextOptions.constantMemoryBudget, o.memoryBudget, "--memory-budget");
   // The context is made before the import, so the model's own choice is read first (its
   // structure only: a millisecond or two, counted in the parse time).
   auto start = Clock::now();
@@ -296,7 +297,6 @@ int run(const RunOptions& o) {
                         " MatMulNBits set accuracy_level 4";
   }
   const double summaryMs = msSince(start);
-  setLimit(contextOptions.constantMemoryBudget, o.memoryBudget, "--memory-budget");
   MLContext context = createContext(contextOptions);
   MLGraphBuilder builder(context);
 
