@@ -96,8 +96,10 @@ TEST(RunActivations, FourBitProductsFollowTheModelsAccuracyLevelUnlessTold) {
     m.output("y");
     return std::pair{m.save(), m.folder()};
   };
-  const auto [asksInt8, folder] = make(4);
-  const auto [asksFloat, otherFolder] = make(0);
+  const std::pair<std::string, std::string> int8Model = make(4), floatModel = make(0);
+  const std::string& asksInt8 = int8Model.first;
+  const std::string& asksFloat = floatModel.first;
+  const std::string& folder = int8Model.second;
   auto run = [&](const std::string& model, const std::string& flags) {
     const auto out =
         testing::runTool("run '" + model + "' --backend cpu --random-inputs --iterations 1 " +
