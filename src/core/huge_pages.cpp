@@ -1,5 +1,9 @@
 #include "core/huge_pages.h"
 
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +15,9 @@ namespace {
 constexpr int kHugePageOrder = 9;            // 2 MiB = 2^9 pages of 4 KiB
 constexpr size_t kFreePageReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
 constexpr std::string_view kBalloonDevice = "0x0005";
+constexpr uint64_t kHugePageBytes = 2ull << 20;
+constexpr uint64_t kSmallPageBytes = 4096;
+constexpr uint64_t kProbeBytes = 4ull << 20;
 
 std::string firstLine(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -32,7 +39,40 @@ bool balloonReportsFreePages(const std::filesystem::path& sysfs) {
   return false;
 }
 
+// Seconds to fault in `bytes` of a fresh, huge-page-aligned anonymous mapping under `advice`;
+// negative when the mapping or the advice fails.
+double timeFirstTouch(uint64_t bytes, int advice) {
+  const uint64_t length = bytes + kHugePageBytes;
+  void* mapping = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) return -1;
+  const uintptr_t start =
+      (reinterpret_cast<uintptr_t>(mapping) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+  auto* bytesAt = reinterpret_cast<volatile unsigned char*>(start);
+  double seconds = -1;
+  if (madvise(reinterpret_cast<void*>(start), bytes, advice) == 0) {
+    const auto begin = std::chrono::steady_clock::now();
+    for (uint64_t offset = 0; offset < bytes; offset += kSmallPageBytes) bytesAt[offset] = 1;
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  }
+  munmap(mapping, length);
+  return seconds;
+}
+
 }  // namespace
+
+FirstTouchTimes firstTouchProbe(uint64_t bytes) {
+  bytes = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+  const double small = timeFirstTouch(bytes, MADV_NOHUGEPAGE);
+  const double huge = timeFirstTouch(bytes, MADV_HUGEPAGE);
+  if (small >= 0 && huge >= 0) return {huge, small};
+#endif
+  return {};
+}
+
+bool hugePageFaultsPayOff(const FirstTouchTimes& times) {
+  return times.hugeSeconds <= 2 * times.smallSeconds;
+}
 
 bool hugePagesPayOff(const std::string& sysfsRoot) {
   const std::filesystem::path sysfs(sysfsRoot);
@@ -51,7 +91,7 @@ bool adviseHugePages() {
     const std::string_view value = policy ? policy : "auto";
     if (value == "always") return true;
     if (value == "never") return false;
-    return hugePagesPayOff("/sys");
+    return hugePagesPayOff("/sys") || hugePageFaultsPayOff(firstTouchProbe(kProbeBytes));
   }();
   return advise;
 }
