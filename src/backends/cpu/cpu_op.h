@@ -241,6 +241,12 @@ std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context
                                                  const dnnl::memory::dims& outputDims,
                                                  dnnl::post_ops base = {}, bool rowsFolded = false,
                                                  size_t firstPostOp = 0);
+// The fusion chain's first post-op when it adds a float32 row of one value per output column
+// (a linear layer's bias, broadcast over every other dimension; plain): a product adds it as its
+// bias, in the kernel's store, where a binary post-op costs 2-4% of a 128 x 768 x 768 product.
+// `logicalOutputDims`: the product's output dims.
+std::optional<graph::OperandId> fusedBiasRowOf(const OpCompileContext& context,
+                                               const dnnl::memory::dims& logicalOutputDims);
 void addPostOpArguments(const PostOpArguments& postOps, const dnnl::engine& engine,
                         const DispatchTensors& tensors,
                         std::unordered_map<int, dnnl::memory>& arguments);
@@ -270,6 +276,10 @@ std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 bool runsOnHalfWeights(const graph::GraphIR& ir, const graph::Operation& operation,
                        const CpuConstants* constants);
 std::unique_ptr<CpuOp> createHalfWeightMatmulOp(const OpCompileContext& context);
+// A float32 matmul of 16 rows or more whose B is a constant of 1 MiB or more, its chain adding at
+// most a bias row and a residual: on floatGemm (ops/float_matmul.cpp) where the CPU has AVX-512;
+// null otherwise.
+std::unique_ptr<CpuOp> createFloatMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);
 // The implementation oneDNN's matmul picks for the matmul `operation` with these views (none:
 // plain operands), as createMatmulOp describes it (without post-ops); nullopt when it would run

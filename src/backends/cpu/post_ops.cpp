@@ -25,6 +25,25 @@ std::optional<dnnl::memory::dims> foldedRows(const dnnl::memory::dims& dims,
 
 }  // namespace
 
+std::optional<graph::OperandId> fusedBiasRowOf(const OpCompileContext& context,
+                                               const dnnl::memory::dims& logicalOutputDims) {
+  if (!context.fusion || context.fusion->postOps.empty()) return std::nullopt;
+  const FusedPostOp& first = context.fusion->postOps.front();
+  if (first.kind != FusedPostOp::Kind::Binary || first.algorithm != dnnl::algorithm::binary_add) {
+    return std::nullopt;
+  }
+  if (context.storedLayoutOf(first.other)) return std::nullopt;
+  const MLOperandDescriptor& descriptor = context.descriptor(first.other);
+  const auto& shape = descriptor.shape;
+  if (descriptor.dataType != MLOperandDataType::Float32 || shape.empty() ||
+      shape.size() > logicalOutputDims.size() ||
+      static_cast<dnnl::memory::dim>(shape.back()) != logicalOutputDims.back() ||
+      !std::all_of(shape.begin(), shape.end() - 1, [](uint32_t d) { return d == 1; })) {
+    return std::nullopt;
+  }
+  return first.other;
+}
+
 std::optional<PostOpArguments> postOpArgumentsOf(const OpCompileContext& context,
                                                  const dnnl::memory::dims& outputDims,
                                                  dnnl::post_ops base, bool rowsFolded,

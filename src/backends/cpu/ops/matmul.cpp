@@ -30,28 +30,6 @@ struct MatmulOperands {
   std::optional<graph::OperandId> c;  // gemm's C (a binary post-op)
 };
 
-// The fusion chain's first post-op when it adds a float32 row of one value per output column
-// (a linear layer's bias, broadcast over every other dimension): the primitive adds it as its
-// bias, in the kernel's store, where a binary post-op costs 2-4% of a 128 x 768 x 768 product.
-std::optional<graph::OperandId> biasRowOf(const OpCompileContext& context,
-                                          const memory::dims& logicalOutputDims) {
-  if (!context.fusion || context.fusion->postOps.empty()) return std::nullopt;
-  const FusedPostOp& first = context.fusion->postOps.front();
-  if (first.kind != FusedPostOp::Kind::Binary || first.algorithm != dnnl::algorithm::binary_add) {
-    return std::nullopt;
-  }
-  if (context.storedLayoutOf(first.other)) return std::nullopt;
-  const MLOperandDescriptor& descriptor = context.descriptor(first.other);
-  const auto& shape = descriptor.shape;
-  if (descriptor.dataType != MLOperandDataType::Float32 || shape.empty() ||
-      shape.size() > logicalOutputDims.size() ||
-      static_cast<memory::dim>(shape.back()) != logicalOutputDims.back() ||
-      !std::all_of(shape.begin(), shape.end() - 1, [](uint32_t d) { return d == 1; })) {
-    return std::nullopt;
-  }
-  return first.other;
-}
-
 class MatmulOp final : public CpuOp {
  public:
   // oneDNN primitives: their work is cut per thread when they are created.
@@ -80,7 +58,7 @@ class MatmulOp final : public CpuOp {
                      : outputDesc.dims();
       size_t firstPostOp = 0;
       if (mayTakeBias) {
-        if (auto bias = biasRowOf(context, logicalOutputDims)) {
+        if (auto bias = fusedBiasRowOf(context, logicalOutputDims)) {
           bias_ = *bias;
           memory::dims biasDims(outputDesc.dims().size(), 1);
           biasDims.back() = outputDesc.dims().back();
@@ -232,6 +210,7 @@ std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context) {
     return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
   }
   if (!allFloat32AndNonEmpty(context)) return nullptr;
+  if (auto panels = createFloatMatmulOp(context)) return panels;
   const auto batched = batchedMatmulOf(context.ir, context.operation, context.views);
   if (!batched) return nullptr;
   const MatmulOperands& operands = batched->operands;
