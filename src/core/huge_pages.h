@@ -8,8 +8,8 @@
 // same kind of VM, on another day or host, faulted huge pages in at 1.8-2.3 GB/s against
 // 0.28-0.36 GB/s for 4 KiB pages, and ran a 512 MiB matrix-vector product 9% faster on them: the
 // balloon says the cost may be high, not that it is. So where it is found, the process measures:
-// it faults in a few MiB both ways once (firstTouchProbe) and advises huge pages unless they
-// fault in clearly slower (hugePageFaultsPayOff).
+// it faults in one huge page and 256 KiB of 4 KiB pages once (firstTouchProbe) and advises huge
+// pages unless they fault in clearly slower (hugePageFaultsPayOff).
 //
 // WEBNN_HUGE_PAGES=always|never|auto (default auto: advise unless that balloon is found and the
 // probe finds huge-page faults slower).
@@ -34,8 +34,10 @@ struct FirstTouchTimes {
   double smallSeconds = 0;
 };
 
-// Faults in `bytes` (rounded up to whole huge pages) of fresh memory each way, one byte per
-// 4 KiB page, and unmaps it. Where madvise or mmap fails, both times are 0 (no preference).
+// Faults in `bytes` (rounded up to whole huge pages) of fresh memory advised for huge pages, and
+// an eighth of that advised against them (its time scaled to `bytes`), one byte per 4 KiB page,
+// and unmaps both. Where madvise or mmap fails, both times are 0 (no preference). The process's
+// decision probes one huge page: about 1 ms where huge pages pay off.
 FirstTouchTimes firstTouchProbe(uint64_t bytes);
 
 // The probe's rule: huge pages pay off unless their faults took more than twice as long as 4 KiB

@@ -80,7 +80,7 @@ TEST(HugePages, TheProbePrefersHugePagesUnlessTheyFaultInMoreThanTwiceAsSlowly) 
 }
 
 TEST(HugePages, TheProbeFaultsInFreshMemoryBothWays) {
-  const FirstTouchTimes times = firstTouchProbe(1);  // rounded up to one huge page
+  const FirstTouchTimes times = firstTouchProbe(1);  // one huge page, and 256 KiB of small ones
   EXPECT_GT(times.hugeSeconds, 0.0);
   EXPECT_GT(times.smallSeconds, 0.0);
   EXPECT_LT(times.hugeSeconds + times.smallSeconds, 10.0);
