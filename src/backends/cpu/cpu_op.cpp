@@ -7,6 +7,19 @@ dnnl::memory::dims dimsOf(const std::vector<uint32_t>& shape) {
   return dnnl::memory::dims(shape.begin(), shape.end());
 }
 
+dnnl::memory::desc columnPanelsDesc(dnnl::memory::dim k, dnnl::memory::dim n,
+                                    dnnl::memory::dim width, dnnl::memory::data_type type) {
+  dnnl_memory_desc_t desc = dnnl::memory::desc({k, n}, type, dnnl::memory::format_tag::ab).data;
+  desc.padded_dims[1] = (n + width - 1) / width * width;
+  auto& blocking = desc.format_desc.blocking;
+  blocking.strides[0] = width;
+  blocking.strides[1] = k * width;
+  blocking.inner_nblks = 1;
+  blocking.inner_blks[0] = width;
+  blocking.inner_idxs[0] = 1;
+  return dnnl::memory::desc(desc);
+}
+
 dnnl::memory::desc plainFloat32Desc(const dnnl::memory::dims& dims) {
   dnnl::memory::dims strides(dims.size());
   dnnl::memory::dim stride = 1;

@@ -321,6 +321,12 @@ std::unique_ptr<CpuOp> createReferenceFallbackOp(const OpCompileContext& context
 
 // Helpers shared by the op files.
 dnnl::memory::dims dimsOf(const std::vector<uint32_t>& shape);
+// A logical (K, N) matrix kept in column panels of `width` for a kernel of ours (half_gemm.h,
+// float_gemm.h), as a oneDNN blocked descriptor so that the graph's scatter places each element:
+// N in blocks of `width`, the block index outermost, (k, n) at (n / W) * K * W + k * W + n % W,
+// N padded to whole panels.
+dnnl::memory::desc columnPanelsDesc(dnnl::memory::dim k, dnnl::memory::dim n,
+                                    dnnl::memory::dim width, dnnl::memory::data_type type);
 // A plain row-major memory descriptor of `shape` (rank >= 1) in float32.
 dnnl::memory::desc plainFloat32Desc(const dnnl::memory::dims& dims);
 inline void* dataOf(const DispatchTensors& tensors, graph::OperandId id) {

@@ -26,23 +26,6 @@ using dnnl::memory;
 constexpr uint64_t kMinRows = 16;
 constexpr uint64_t kMinWeightBytes = uint64_t{1} << 20;
 
-// The panels of float_gemm.h as a oneDNN blocked descriptor of the logical (K, N) matrix: N in
-// blocks of kFloatPanelColumns, the block index outermost: (k, n) at
-// (n / W) * K * W + k * W + n % W.
-memory::desc floatPanelDesc(memory::dim k, memory::dim n) {
-  const memory::dim width = kFloatPanelColumns;
-  dnnl_memory_desc_t desc =
-      memory::desc({k, n}, memory::data_type::f32, memory::format_tag::ab).data;
-  desc.padded_dims[1] = (n + width - 1) / width * width;
-  auto& blocking = desc.format_desc.blocking;
-  blocking.strides[0] = width;
-  blocking.strides[1] = k * width;
-  blocking.inner_nblks = 1;
-  blocking.inner_blks[0] = width;
-  blocking.inner_idxs[0] = 1;
-  return memory::desc(desc);
-}
-
 struct PanelProduct {
   graph::OperandId a = 0, b = 0;
   uint64_t m = 0, k = 0, n = 0;
@@ -132,7 +115,9 @@ class FloatMatmulOp final : public CpuOp {
     }
     // Last: a constant requested from the graph stays requested, so nothing may fail after it.
     const auto k = static_cast<memory::dim>(product.k), n = static_cast<memory::dim>(product.n);
-    weights_ = context.packedConstant(product.b, plainFloat32Desc({k, n}), floatPanelDesc(k, n));
+    weights_ =
+        context.packedConstant(product.b, plainFloat32Desc({k, n}),
+                               columnPanelsDesc(k, n, kFloatPanelColumns, memory::data_type::f32));
   }
 
   // The activation primitive's work is cut per thread when it is made.

@@ -15,23 +15,6 @@ namespace {
 
 using dnnl::memory;
 
-// The panels of half_gemm.h as a oneDNN blocked descriptor of the logical (K, N) matrix: N in
-// blocks of kHalfPanelWidth, the block index outermost: (k, n) at
-// (n / W) * K * W + k * W + n % W.
-memory::desc halfPanelDesc(memory::dim k, memory::dim n) {
-  const memory::dim width = kHalfPanelWidth;
-  dnnl_memory_desc_t desc =
-      memory::desc({k, n}, memory::data_type::f16, memory::format_tag::ab).data;
-  desc.padded_dims[1] = (n + width - 1) / width * width;
-  auto& blocking = desc.format_desc.blocking;
-  blocking.strides[0] = width;
-  blocking.strides[1] = k * width;
-  blocking.inner_nblks = 1;
-  blocking.inner_blks[0] = width;
-  blocking.inner_idxs[0] = 1;
-  return memory::desc(desc);
-}
-
 struct HalfProduct {
   graph::OperandId a = 0, b = 0, output = 0;
   std::optional<graph::OperandId> bias{};
@@ -93,7 +76,8 @@ class HalfWeightMatmulOp final : public CpuOp {
     const memory::desc plain =
         product.bTransposed ? memory::desc({k, n}, memory::data_type::f32, memory::dims{1, k})
                             : memory::desc({k, n}, memory::data_type::f32, memory::dims{n, 1});
-    weights_ = context.packedConstant(product.b, plain, halfPanelDesc(k, n));
+    weights_ = context.packedConstant(
+        product.b, plain, columnPanelsDesc(k, n, kHalfPanelWidth, memory::data_type::f16));
   }
 
   void prepareConstants(const DispatchTensors& tensors) override {
