@@ -72,7 +72,10 @@ std::vector<float> run(MLContext& context, const MLGraph& graph, const Layer& la
 // The implementation of the step that runs the matmul.
 std::string matmulStep(const MLGraph& graph) {
   for (const auto& step : graph.implementations()) {
-    if (step.type.find("matmul") != std::string::npos) return step.implementation;
+    if (step.type.find("matmul") != std::string::npos ||
+        step.type.find("gemm") != std::string::npos) {
+      return step.implementation;
+    }
   }
   return "no matmul step";
 }
@@ -126,6 +129,58 @@ TEST(CpuFloatMatmul, WhatTheKernelDoesNotTakeRunsOnOneDnn) {
     EXPECT_EQ(matmulStep(buildLayer(context, layer)), "float_gemm:avx512, bias");
   }
   expectReferenceValues(layer);
+}
+
+// gemm (a linear layer as ONNX Gemm writes it: B as [N, K], transposed) with C a bias row, with C a
+// whole [M, N] tensor, and with alpha 2 (not the kernel's).
+TEST(CpuFloatMatmul, AGemmWithItsCAsBiasOrResidualRunsOnTheKernel) {
+  constexpr uint32_t kRows = 24, kK = 512, kN = 768;  // B: 1.5 MiB
+  struct Case {
+    bool wholeC;
+    double alpha;
+    const char* expected;
+  };
+  for (const Case& gemmCase :
+       {Case{false, 1.0, "float_gemm:avx512, bias"}, Case{true, 1.0, "float_gemm:avx512, residual"},
+        Case{false, 2.0, ""}}) {
+    SCOPED_TRACE(gemmCase.expected);
+    const auto build = [&](MLContext& context) {
+      MLGraphBuilder b(context);
+      const MLOperand x = b.input("x", {F32, {kRows, kK}});
+      std::vector<float> weights(size_t{kN} * kK), c(gemmCase.wholeC ? size_t{kRows} * kN : kN);
+      for (size_t i = 0; i < weights.size(); ++i) {
+        weights[i] = 0.05f * std::cos(0.3f * static_cast<float>(i % 611));
+      }
+      for (size_t i = 0; i < c.size(); ++i) c[i] = 0.02f * static_cast<float>(i % 17) - 0.1f;
+      const MLOperand w = b.constant({F32, {kN, kK}}, testing::bytesOf(weights));
+      const std::vector<uint32_t> cShape =
+          gemmCase.wholeC ? std::vector<uint32_t>{kRows, kN} : std::vector<uint32_t>{kN};
+      const MLOperand y = b.gemm(x, w,
+                                 {.c = b.constant({F32, cShape}, testing::bytesOf(c)),
+                                  .alpha = gemmCase.alpha,
+                                  .bTranspose = true});
+      return b.build({{"y", b.relu(y)}});
+    };
+    MLContext cpu = createContext({.backend = "cpu"});
+    MLContext reference = createContext({.backend = "reference"});
+    const MLGraph graph = build(cpu);
+    const std::string implementation = matmulStep(graph);
+    if (cpu::floatGemmIsFast() && *gemmCase.expected) {
+      EXPECT_EQ(implementation.rfind(std::string(gemmCase.expected) + ", then ", 0), 0u)
+          << implementation;
+    } else {
+      EXPECT_EQ(implementation.find("float_gemm"), std::string::npos) << implementation;
+    }
+    std::vector<float> x(size_t{kRows} * kK);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.21f * static_cast<float>(i));
+    const std::vector<float> got = testing::runFloat(cpu, graph, {{"x", x}}, "y");
+    const std::vector<float> expected =
+        testing::runFloat(reference, build(reference), {{"x", x}}, "y");
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(got[i], expected[i], 1e-5f * std::max(1.0f, std::abs(expected[i]))) << i;
+    }
+  }
 }
 
 }  // namespace

@@ -276,9 +276,9 @@ std::unique_ptr<CpuOp> createMatmulOp(const OpCompileContext& context);
 bool runsOnHalfWeights(const graph::GraphIR& ir, const graph::Operation& operation,
                        const CpuConstants* constants);
 std::unique_ptr<CpuOp> createHalfWeightMatmulOp(const OpCompileContext& context);
-// A float32 matmul of 16 rows or more whose B is a constant of 1 MiB or more, its chain adding at
-// most a bias row and a residual: on floatGemm (ops/float_matmul.cpp) where the CPU has AVX-512;
-// null otherwise.
+// A float32 matmul or gemm of 16 rows or more whose B is a constant of 1 MiB or more, its chain
+// (or gemm's C) adding at most a bias row and a residual, then at most one activation: on
+// floatGemm (ops/float_matmul.cpp) where the CPU has AVX-512; null otherwise.
 std::unique_ptr<CpuOp> createFloatMatmulOp(const OpCompileContext& context);
 std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context);
 // The implementation oneDNN's matmul picks for the matmul `operation` with these views (none:

@@ -1,5 +1,5 @@
-// matmul with a float32 constant B of 1 MiB or more and at least kMinRows rows, on floatGemm
-// (kernels/float_gemm.h): B packed on arrival into its column panels (a oneDNN blocked
+// matmul and gemm with a float32 constant B of 1 MiB or more and at least kMinRows rows, on
+// floatGemm (kernels/float_gemm.h): B packed on arrival into its column panels (a oneDNN blocked
 // descriptor of them, so that the graph's BlockedScatter places each element). A transformer's
 // projections: their weights come from memory at every dispatch, where the kernel's prefetch of
 // the next panel runs them 5-9% faster than oneDNN 2.6's brgemm matmul (Zen 5).
@@ -29,22 +29,28 @@ constexpr uint64_t kMinWeightBytes = uint64_t{1} << 20;
 struct PanelProduct {
   graph::OperandId a = 0, b = 0;
   uint64_t m = 0, k = 0, n = 0;
+  bool bTransposed = false;  // gemm's bTranspose: B given as [N, K]
   std::optional<graph::OperandId> bias{}, residual{};
   std::optional<FusedPostOp> activation{};  // an eltwise post-op after the addends
 };
 
-// The chain's post-ops as the kernel's addends: [bias row] [residual], nothing else.
+// The chain's post-ops as the kernel's addends: [bias row] [residual] [activation], nothing else;
+// after a gemm that adds its C, only the activation.
 bool takeAddends(const OpCompileContext& context, const memory::dims& outputDims,
                  PanelProduct& product) {
   if (!context.fusion) return true;
   const FusionChain& chain = *context.fusion;
   if (chain.quantized || chain.blockQuantized || chain.quantizedOutput) return false;
+  const bool gemmAdds = product.bias || product.residual;
   size_t next = 0;
-  if (auto bias = fusedBiasRowOf(context, outputDims)) {
+  if (gemmAdds) {
+    // The kernel's addends are taken by C.
+  } else if (auto bias = fusedBiasRowOf(context, outputDims)) {
     product.bias = *bias;
     next = 1;
   }
-  if (next < chain.postOps.size() && chain.postOps[next].kind == FusedPostOp::Kind::Binary) {
+  if (next < chain.postOps.size() && chain.postOps[next].kind == FusedPostOp::Kind::Binary &&
+      !gemmAdds) {
     const FusedPostOp& postOp = chain.postOps[next];
     if (postOp.algorithm != dnnl::algorithm::binary_add || context.storedLayoutOf(postOp.other)) {
       return false;
@@ -63,9 +69,37 @@ bool takeAddends(const OpCompileContext& context, const memory::dims& outputDims
   return next == chain.postOps.size();
 }
 
+// gemm's C as the kernel's addend (beta 1; a row of N: the bias, an [M, N] tensor: the residual);
+// false when the kernel cannot compute this gemm (alpha, A transposed, another beta or C).
+bool takeGemmOperands(const OpCompileContext& context, PanelProduct& product) {
+  const auto& attributes = context.operation.attributesAs<graph::GemmAttributes>();
+  if (attributes.aTranspose || attributes.alpha != 1.0) return false;
+  product.bTransposed = attributes.bTranspose;
+  if (!attributes.c || attributes.beta == 0.0) return true;
+  const MLOperandDescriptor& c = context.descriptor(*attributes.c);
+  if (attributes.beta != 1.0 || c.dataType != MLOperandDataType::Float32 ||
+      context.layoutOf(*attributes.c)) {
+    return false;
+  }
+  const auto& bShape = context.descriptor(product.b).shape;
+  const uint64_t n = attributes.bTranspose ? bShape[0] : bShape[1];
+  const uint64_t m = context.descriptor(product.a).shape[0];
+  if ((c.shape.size() == 1 && c.shape[0] == n) ||
+      (c.shape.size() == 2 && c.shape[0] == 1 && c.shape[1] == n)) {
+    product.bias = *attributes.c;
+  } else if (c.shape.size() == 2 && c.shape[0] == m && c.shape[1] == n) {
+    product.residual = *attributes.c;
+  } else {
+    return false;  // C broadcast along its columns
+  }
+  return true;
+}
+
 std::optional<PanelProduct> panelProductOf(const OpCompileContext& context) {
   const graph::Operation& operation = context.operation;
-  if (operation.type != graph::OpType::Matmul) return std::nullopt;
+  if (operation.type != graph::OpType::Matmul && operation.type != graph::OpType::Gemm) {
+    return std::nullopt;
+  }
   PanelProduct product;
   product.a = operation.inputs.at(0);
   product.b = operation.inputs.at(1);
@@ -81,8 +115,11 @@ std::optional<PanelProduct> panelProductOf(const OpCompileContext& context) {
       aDescriptor.shape.size() < 2) {
     return std::nullopt;
   }
-  product.k = bDescriptor.shape[0];
-  product.n = bDescriptor.shape[1];
+  if (operation.type == graph::OpType::Gemm && !takeGemmOperands(context, product)) {
+    return std::nullopt;
+  }
+  product.k = bDescriptor.shape[product.bTransposed ? 1 : 0];
+  product.n = bDescriptor.shape[product.bTransposed ? 0 : 1];
   product.m = std::accumulate(aDescriptor.shape.begin(), aDescriptor.shape.end() - 1, uint64_t{1},
                               std::multiplies<>());
   // A's rows are the output's (B has no batch to broadcast A over).
@@ -115,9 +152,12 @@ class FloatMatmulOp final : public CpuOp {
     }
     // Last: a constant requested from the graph stays requested, so nothing may fail after it.
     const auto k = static_cast<memory::dim>(product.k), n = static_cast<memory::dim>(product.n);
-    weights_ =
-        context.packedConstant(product.b, plainFloat32Desc({k, n}),
-                               columnPanelsDesc(k, n, kFloatPanelColumns, memory::data_type::f32));
+    // B's bytes as stored: [K, N] row-major, or [N, K] (gemm's bTranspose) read transposed.
+    const memory::desc plain =
+        product.bTransposed ? memory::desc({k, n}, memory::data_type::f32, memory::dims{1, k})
+                            : plainFloat32Desc({k, n});
+    weights_ = context.packedConstant(
+        product.b, plain, columnPanelsDesc(k, n, kFloatPanelColumns, memory::data_type::f32));
   }
 
   // The activation primitive's work is cut per thread when it is made.

@@ -277,6 +277,7 @@ std::unique_ptr<CpuOp> createGemmOp(const OpCompileContext& context) {
     return createHalfWeightMatmulOp(context);  // null with post-ops: compiled alone then
   }
   if (!allFloat32AndNonEmpty(context)) return nullptr;
+  if (auto panels = createFloatMatmulOp(context)) return panels;
   const graph::Operation& operation = context.operation;
   const auto& attributes = operation.attributesAs<graph::GemmAttributes>();
   MatmulOperands operands{operation.inputs[0], operation.inputs[1], operation.outputs[0], {}};
