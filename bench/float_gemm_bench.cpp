@@ -6,6 +6,8 @@
 // call, so that both see the same machine. Prints a table and one JSON line per shape. Built as
 // webnn_float_gemm_bench (bench/CMakeLists.txt, with the cpu backend).
 // Usage: webnn_float_gemm_bench [--threads N] [--calls N] [--warm] [M,K,N ...]
+// Exits with status 1 when the two products differ by more than 1e-4 relative to the largest
+// output (a smoke test: bench.float_gemm_smoke).
 #include <omp.h>
 
 #include <algorithm>
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
               "ratio", "ours GFLOP/s", "oneDNN GFLOP/s", "max rel diff");
   std::mt19937 random(42);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  bool agree = true;
   for (const Shape& shape : options.shapes) {
     const auto m = static_cast<uint64_t>(shape.m), k = static_cast<uint64_t>(shape.k),
                n = static_cast<uint64_t>(shape.n);
@@ -152,6 +155,7 @@ int main(int argc, char** argv) {
       difference = std::max(difference, std::fabs(double{ours[i]} - double{theirs[i]}));
     }
     const double relativeDifference = largest > 0 ? difference / largest : difference;
+    agree = agree && relativeDifference <= 1e-4;
     const double flops = 2.0 * static_cast<double>(m * n * k);
     char label[64];
     std::snprintf(label, sizeof(label), "(%ld,%ld,%ld)", shape.m, shape.k, shape.n);
@@ -167,5 +171,6 @@ int main(int argc, char** argv) {
         flops / (oursMs * 1e6), flops / (oneDnnMs * 1e6), relativeDifference);
     std::fflush(stdout);
   }
-  return 0;
+  if (!agree) std::fprintf(stderr, "the products differ by more than 1e-4 relative\n");
+  return agree ? 0 : 1;
 }

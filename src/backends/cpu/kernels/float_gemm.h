@@ -4,7 +4,8 @@
 // MiB of weights in a 12-layer encoder). oneDNN 2.6's brgemm matmul runs those at 91-97% of the
 // FMA peak when B is in cache and loses 6-10% when B comes from memory; this kernel prefetches the
 // next panel while the current one is in use (spread over the row blocks that share it) and
-// measured 5-6% faster than oneDNN there (Zen 5, 2 threads, 128 x 768 x 768/3072 shapes).
+// measured 7-9% faster than oneDNN there (Zen 5, 2 threads, 128 x 768 x 768/3072 shapes; 3-6%
+// with B in cache).
 // AVX-512F + FMA through target attributes, chosen at run time (floatGemmIsFast); other CPUs get
 // a portable scalar loop.
 #pragma once
