@@ -5,6 +5,7 @@
 // accumulators, three panel loads and eight broadcasts of A per k) and prefetches its share of
 // the next panel block, so that the next block is in L2 when its first row block starts.
 #include "backends/cpu/kernels/float_gemm.h"
+#include "backends/cpu/kernels/panel_work_split.h"
 
 #include <omp.h>
 
@@ -22,10 +23,6 @@ namespace webnn::cpu {
 namespace {
 
 constexpr uint64_t kPanel = kFloatPanelColumns;
-
-uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
-  return (value + divisor - 1) / divisor;
-}
 
 // The addends of C(row, column), or zero.
 float addendAt(const FloatGemmAddends& addends, uint64_t row, uint64_t column) {
@@ -216,27 +213,6 @@ WEBNN_FLOAT_GEMM_TARGET void runTile(const GemmArguments& args, uint64_t rowBegi
   }
 }
 
-// How the threads share the product: panelParts x rowParts tiles, the one whose largest tile
-// (panels x row blocks) is smallest, preferring splits over panels on ties (each thread then
-// streams its own part of B, the large operand).
-struct WorkSplit {
-  uint64_t panelParts = 1, rowParts = 1;
-};
-
-WorkSplit chooseSplit(uint64_t rowBlocks, uint64_t panels, uint64_t threads) {
-  WorkSplit best;
-  uint64_t bestCost = rowBlocks * panels;
-  for (uint64_t panelParts = 1; panelParts <= std::min(threads, panels); ++panelParts) {
-    const uint64_t rowParts = std::max<uint64_t>(1, std::min(threads / panelParts, rowBlocks));
-    const uint64_t cost = ceilDiv(panels, panelParts) * ceilDiv(rowBlocks, rowParts);
-    if (cost < bestCost || (cost == bestCost && panelParts > best.panelParts)) {
-      best = {panelParts, rowParts};
-      bestCost = cost;
-    }
-  }
-  return best;
-}
-
 void floatGemmAvx512(const GemmArguments& args) {
   const uint64_t panels = args.layout.panelCount();
   const uint64_t rowBlocks = ceilDiv(args.m, kMicroRows);
@@ -245,8 +221,8 @@ void floatGemmAvx512(const GemmArguments& args) {
                                ? 1
                                : static_cast<uint64_t>(std::max(
                                      std::min(omp_get_max_threads(), omp_get_thread_limit()), 1));
-  const WorkSplit split = chooseSplit(rowBlocks, panels, threads);
-  const uint64_t tiles = split.panelParts * split.rowParts;
+  const PanelWorkSplit split = choosePanelWorkSplit(rowBlocks, panels, threads);
+  const uint64_t tiles = split.tiles();
 #pragma omp parallel num_threads(static_cast <int>(tiles)) if (tiles > 1)
   {
     // Fewer threads than asked (nested parallelism, thread limits): each takes several tiles.

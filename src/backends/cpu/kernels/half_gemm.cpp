@@ -7,6 +7,7 @@
 // convert it as they go. The micro-kernel keeps kMicroRows x 32 outputs in 24 zmm accumulators
 // and broadcasts A straight from its rows.
 #include "backends/cpu/kernels/half_gemm.h"
+#include "backends/cpu/kernels/panel_work_split.h"
 
 #include "core/float16.h"
 
@@ -65,33 +66,6 @@ constexpr uint64_t kWidenRowBlocks = 4;
 constexpr uint64_t kPrefetchRows = 128;
 // Below this many multiply-adds a product runs on the calling thread alone.
 constexpr uint64_t kParallelMultiplyAdds = uint64_t{1} << 17;
-
-uint64_t ceilDiv(uint64_t value, uint64_t divisor) {
-  return (value + divisor - 1) / divisor;
-}
-
-// How the threads share the product: panelParts x rowParts tiles, tile t covering the
-// (t % panelParts)-th share of the panels and the (t / panelParts)-th share of the row units.
-struct WorkSplit {
-  uint64_t panelParts = 1, rowParts = 1;
-  uint64_t tiles() const { return panelParts * rowParts; }
-};
-
-// Picks the split whose largest tile (panels x row units) is smallest, preferring splits over
-// panels on ties (each thread then streams its own part of B, the large operand).
-WorkSplit chooseSplit(uint64_t rowUnits, uint64_t panels, uint64_t threads) {
-  WorkSplit best;
-  uint64_t bestCost = rowUnits * panels;
-  for (uint64_t panelParts = 1; panelParts <= std::min(threads, panels); ++panelParts) {
-    const uint64_t rowParts = std::min(threads / panelParts, rowUnits);
-    const uint64_t cost = ceilDiv(panels, panelParts) * ceilDiv(rowUnits, rowParts);
-    if (cost < bestCost || (cost == bestCost && panelParts > best.panelParts)) {
-      best = {panelParts, rowParts};
-      bestCost = cost;
-    }
-  }
-  return best;
-}
 
 struct GemmArguments {
   uint64_t m;
@@ -325,7 +299,7 @@ void halfGemmAvx512(const GemmArguments& args) {
   // Rows are shared in whole micro-kernel blocks; a few rows (one block) may be shared row by row.
   const uint64_t rowUnit = args.m > kMicroRows ? kMicroRows : 1;
   const uint64_t rowUnits = ceilDiv(args.m, rowUnit);
-  const WorkSplit split = chooseSplit(rowUnits, panels, threads);
+  const PanelWorkSplit split = choosePanelWorkSplit(rowUnits, panels, threads);
   const int teamSize = static_cast<int>(split.tiles());
 #pragma omp parallel num_threads(teamSize) if (teamSize > 1)
   {
